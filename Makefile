@@ -1,0 +1,100 @@
+# minivmm — see README.md. `make run` and `make check` are the two entry points.
+
+CC	?= gcc
+GUEST_CC ?= gcc
+Q	:= $(if $(V),,@)
+B	:= build
+
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE \
+	-Iinclude -I. -MMD -MP $(shell pkg-config --cflags libelf jansson 2>/dev/null)
+HOST_LDLIBS := -lelf -ljansson -lpthread
+CHECK_LIBS  := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Host code: everything in vmm/ and hv/; main.c only goes into the binary.
+HOST_SRCS := $(sort $(wildcard vmm/*.c vmm/dev/*.c hv/*.c))
+LIB_SRCS  := $(filter-out vmm/main.c,$(HOST_SRCS))
+HOST_OBJS := $(HOST_SRCS:%.c=$(B)/host/%.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/host/%.o)
+ASAN_OBJS := $(LIB_SRCS:%.c=$(B)/asan/%.o)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(B)/host/%.o)
+UNIT_ASAN_OBJS := $(UNIT_SRCS:%.c=$(B)/asan/%.o)
+
+# The payload: freestanding, no SSE from the compiler (CPL0 SSE forms other
+# than movdqu/movaps do not emulate on kvm_pvm), no red zone (interrupts at CPL0).
+GUEST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding -fno-pic \
+	-fno-pie -fno-stack-protector -fno-builtin -mno-red-zone -mgeneral-regs-only \
+	-mcmodel=kernel -fno-asynchronous-unwind-tables -Iinclude -Iguest -MMD -MP
+GUEST_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-T,guest/guest.lds \
+	-Wl,-z,noexecstack -Wl,-z,max-page-size=4096
+GUEST_SRCS := $(sort $(wildcard guest/*.S guest/*.c guest/lib/*.c guest/lib/*.S guest/tests/*.c))
+GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
+
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+.PHONY: all deps run check unit unit-asan integration bench fuzz fuzz-long clean
+all: minivmm guest.elf
+
+deps:
+	$(Q)./scripts/deps.sh build
+
+minivmm: $(HOST_OBJS)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+$(B)/host/vmm/version.o: HOST_CFLAGS += -DMVM_GIT_REV='"$(GIT_REV)"'
+$(B)/host/%.o: %.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) -c -o $@ $<
+
+$(B)/asan/%.o: %.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -O1 -c -o $@ $<
+
+guest.elf: $(GUEST_OBJS) guest/guest.lds
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) -o $@ $(GUEST_OBJS)
+
+$(B)/guest/%.o: %.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/guest/%.o: %.S
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -D__ASSEMBLY__ -c -o $@ $<
+
+$(B)/unit: $(UNIT_OBJS) $(LIB_OBJS)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS) $(CHECK_LIBS)
+
+$(B)/unit-asan: $(UNIT_ASAN_OBJS) $(ASAN_OBJS)
+	$(Q)$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LDLIBS) $(CHECK_LIBS)
+
+unit: $(B)/unit
+	$(Q)CK_FORK=yes ./$(B)/unit
+
+unit-asan: $(B)/unit-asan
+	$(Q)CK_FORK=yes ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/unit-asan
+
+integration: all
+	$(Q)./tests/integration/run.sh
+
+# The two commands the README promises.
+run:
+	$(Q)./scripts/deps.sh build
+	$(Q)$(MAKE) --no-print-directory all
+	./minivmm guest.elf
+
+check:
+	$(Q)./scripts/deps.sh check
+	$(Q)$(MAKE) --no-print-directory all $(B)/unit $(B)/unit-asan
+	$(Q)$(MAKE) --no-print-directory unit unit-asan integration
+
+bench:
+	$(Q)./scripts/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./scripts/bench.sh
+
+clean:
+	rm -rf $(B) minivmm guest.elf
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * minivmm's Hyper-V enlightenment layer: the only header vmm/ includes from
+ * hv/. The layer knows the TLFS and nothing of KVM; it reaches the VM only
+ * through struct hv_host_ops, so it can be tested with a fake host.
+ */
+#ifndef HV_HV_H
+#define HV_HV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include "hv/tlfs.h"
+
+/* A set of VP indexes (VP index == minivmm vCPU index). */
+struct hv_vpmask {
+	uint64_t bits[HV_MAX_VP_INDEX / 64];
+};
+
+static inline void hv_vpmask_set(struct hv_vpmask *m, unsigned int vp)
+{
+	m->bits[vp / 64] |= 1ull << (vp % 64);
+}
+
+static inline bool hv_vpmask_test(const struct hv_vpmask *m, unsigned int vp)
+{
+	return (m->bits[vp / 64] >> (vp % 64)) & 1;
+}
+
+/* Services the VMM provides. Every callback gets `opaque` back. */
+struct hv_host_ops {
+	/* Copy len bytes at gpa; -1 unless the whole range lies in RAM. */
+	int (*read_gpa)(void *opaque, uint64_t gpa, void *dst, size_t len);
+	/* Copy len bytes to gpa; -1 unless the whole range lies in RAM. */
+	int (*write_gpa)(void *opaque, uint64_t gpa, const void *src, size_t len);
+	/* XMM0..XMM5 of the calling vCPU, 16 bytes each; -1 on failure. */
+	int (*read_xmm)(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_XMM_COUNT][16]);
+	/*
+	 * Flush all guest TLB entries of every vCPU in `set` (the caller may be
+	 * in it) and return only when none can use a stale translation.
+	 */
+	int (*flush_vcpus)(void *opaque, unsigned int caller, const struct hv_vpmask *set);
+	/* Deliver a fixed interrupt `vector` to every vCPU in `set`. */
+	int (*send_ipi)(void *opaque, const struct hv_vpmask *set, uint32_t vector);
+};
+
+struct hv_config {
+	unsigned int nr_vcpus;		/* VP indexes are 0..nr_vcpus-1 */
+	bool xmm_input;			/* advertise + accept XMM-fast input */
+	bool xmm_spill;			/* hypercall page spills XMM0-5 below RSP */
+	bool flush_hint;		/* advertise remote TLB flush */
+	bool ipi_hint;			/* advertise cluster IPI */
+	bool ex_hint;			/* advertise Ex processor masks */
+};
+
+/* One hypercall as decoded (also what tests and statistics look at). */
+enum hv_encoding {
+	HV_ENC_REGULAR = 0,
+	HV_ENC_FAST = 1,
+	HV_ENC_XMM_FAST = 2,
+	HV_ENC_COUNT
+};
+
+struct hv_hcall_in {
+	uint64_t rcx, rdx, r8;		/* input value and the two register inputs */
+};
+
+struct hv_hcall_out {
+	uint64_t rax;			/* the result value to hand back */
+	bool inject_ud;			/* raise #UD instead of returning */
+	enum hv_encoding enc;		/* for statistics */
+	uint16_t code;
+};
+
+/* Result of an MSR access handed to hv_msr_read/hv_msr_write. */
+enum hv_msr_result {
+	HV_MSR_OK = 0,
+	HV_MSR_GP = 1,			/* inject #GP */
+};
+
+struct hv_cpuid_leaf {
+	uint32_t function;
+	uint32_t eax, ebx, ecx, edx;
+};
+
+struct hv;
+
+struct hv *hv_create(const struct hv_config *cfg, const struct hv_host_ops *ops, void *opaque);
+void hv_destroy(struct hv *hv);
+
+/* Fill up to `max` leaves starting at 0x40000000; returns how many. */
+size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max);
+
+/* The Hyper-V MSRs (0x40000000..0x400000ff). */
+enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t *val);
+enum hv_msr_result hv_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t val);
+
+/* Execute one hypercall from `vcpu` (the VMM has checked CPL 0 and long mode). */
+void hv_hypercall(struct hv *hv, unsigned int vcpu, const struct hv_hcall_in *in,
+		  struct hv_hcall_out *out);
+
+/* Name of a call code for reports ("FlushVirtualAddressSpace"), or NULL. */
+const char *hv_call_name(uint16_t code);
+const char *hv_encoding_name(enum hv_encoding enc);
+
+#endif /* HV_HV_H */

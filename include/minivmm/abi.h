@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The contract between minivmm (host) and its payload (guest.elf).
+ * Compiled by both sides: no host or libc headers beyond <stdint.h>.
+ * Documented in docs/abi.md. Bump MVM_ABI_VERSION on any change.
+ */
+#ifndef MINIVMM_ABI_H
+#define MINIVMM_ABI_H
+
+#include <stdint.h>
+
+#define MVM_ABI_VERSION		1
+#define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
+
+/*
+ * Guest-physical layout. RAM starts at GPA 0. The first MiB belongs to the
+ * VMM (boot info, boot GDT, page tables); PT_LOAD segments must lie at or
+ * above MVM_LOAD_MIN and inside RAM. RAM must end at or below MVM_RAM_MAX,
+ * where the MMIO window starts.
+ */
+#define MVM_PAGE_SIZE		0x1000ULL
+#define MVM_BOOTINFO_GPA	0x1000ULL
+#define MVM_GDT_GPA		0x2000ULL
+#define MVM_PML4_GPA		0x3000ULL	/* then PDPT, PT0, 4 PDs */
+#define MVM_RESERVED_END	0x100000ULL
+#define MVM_LOAD_MIN		MVM_RESERVED_END
+#define MVM_RAM_MIN		(4ULL << 20)
+#define MVM_RAM_MAX		0xc0000000ULL
+#define MVM_IDMAP_END		(4ULL << 30)	/* identity map covers 0..4 GiB */
+
+/* Boot GDT selectors (the payload may load its own GDT). */
+#define MVM_BOOT_CS		0x08
+#define MVM_BOOT_DS		0x10
+
+/*
+ * Ports. All are 8/32-bit `out`s; the VMM ignores `in`s on write-only
+ * ports (reads return all ones like any unclaimed port would).
+ */
+#define MVM_PORT_COM1		0x3f8	/* 16550 THR; LSR at +5 says "empty" */
+#define MVM_PORT_RESULTS	0xf0	/* outl: GPA (< 4 GiB) of a struct mvm_result */
+#define MVM_PORT_NULL		0xf1	/* out: user-space no-op, for exit costs */
+#define MVM_PORT_CTRL		0xf2	/* outl: GPA of a struct mvm_ctrl request */
+#define MVM_PORT_EXIT		0xf4	/* outl: exit status; minivmm exits with it */
+#define MVM_PORT_HCALL		0xf6	/* hypercall trap used by the hypercall page */
+
+/* MMIO: an address no device backs but the VMM answers (reads 0). */
+#define MVM_MMIO_NULL		0xc0000000ULL
+
+/* Which KVM implementation serves /dev/kvm on the host. */
+enum mvm_backend {
+	MVM_BACKEND_UNKNOWN = 0,
+	MVM_BACKEND_VMX = 1,
+	MVM_BACKEND_SVM = 2,
+	MVM_BACKEND_PVM = 3,	/* kvm_pvm: CPL0 emulated, CPL3 native */
+};
+
+/* bootinfo.features */
+#define MVM_F_HYPERV		(1ULL << 0)	/* Hyper-V layer on (CPUID 0x40000000) */
+#define MVM_F_HV_XMM_INPUT	(1ULL << 1)	/* XMM-fast hypercall input advertised */
+#define MVM_F_HV_XMM_SPILL	(1ULL << 2)	/* hypercall page spills XMM0-5 */
+#define MVM_F_PVTIME		(1ULL << 3)	/* KVM PV leaves + steal time offered */
+#define MVM_F_OVERCOMMIT	(1ULL << 4)	/* more vCPUs than host CPUs */
+
+#define MVM_CMDLINE_MAX		1024
+
+struct mvm_bootinfo {
+	uint64_t magic;
+	uint32_t abi_version;
+	uint32_t size;			/* sizeof(struct mvm_bootinfo) */
+	uint32_t nr_vcpus;
+	uint32_t backend;		/* enum mvm_backend */
+	uint64_t ram_size;		/* bytes, RAM is [0, ram_size) */
+	uint64_t tsc_khz;		/* from KVM_GET_TSC_KHZ */
+	uint64_t features;		/* MVM_F_* */
+	uint64_t free_gpa;		/* first page-aligned GPA above the image */
+	uint32_t host_cpus;		/* online host CPUs when the VM started */
+	uint32_t iters;			/* --iters, 0 = suite default */
+	uint32_t cmdline_len;		/* bytes in cmdline, without the NUL */
+	uint32_t reserved;
+	char cmdline[MVM_CMDLINE_MAX];	/* payload args, space-separated, NUL-terminated */
+};
+
+/*
+ * A measurement record. The guest fills one and `outl`s its GPA to
+ * MVM_PORT_RESULTS; the VMM copies it at once, so the buffer may be reused.
+ * Times are TSC cycles with the empty-loop cost already subtracted.
+ */
+#define MVM_RESULT_NAME_MAX	48
+
+enum mvm_result_unit {
+	MVM_UNIT_CYCLES = 0,		/* per iteration, TSC cycles */
+	MVM_UNIT_PER_SEC = 1,		/* a rate: "min" etc. hold events/s */
+};
+
+struct mvm_result {
+	uint32_t abi_version;
+	uint32_t size;			/* sizeof(struct mvm_result) */
+	char suite[16];
+	char name[MVM_RESULT_NAME_MAX];	/* the case, e.g. "cpuid" */
+	char variant[24];		/* encoding / send path, e.g. "xmm-fast" */
+	uint32_t cpl;			/* CPL the timed loop ran at */
+	uint32_t nr_vcpus;
+	uint32_t targets;		/* target vCPUs, where it applies */
+	uint32_t unit;			/* enum mvm_result_unit */
+	uint32_t vmm_kind;		/* enum mvm_vmm_kind: VMM-side split, 0 = none */
+	uint32_t vmm_code;		/* hypercall code for MVM_VMM_HCALL */
+	uint64_t iters;
+	uint64_t min, median, p90, p99, max, mean;
+	uint64_t overhead;		/* empty-loop cost that was subtracted */
+	uint64_t baseline_id;		/* nonzero: index+1 of the row this is compared to */
+};
+
+/* Which VMM-side statistic a guest record maps to, for the split report. */
+enum mvm_vmm_kind {
+	MVM_VMM_NONE = 0,
+	MVM_VMM_PIO_NULL = 1,
+	MVM_VMM_MMIO_NULL = 2,
+	MVM_VMM_MSR_USER = 3,
+	MVM_VMM_HCALL = 4,
+};
+
+/*
+ * Control requests (MVM_PORT_CTRL): things only the VMM can do, used by the
+ * steal-time and flush experiments. The VMM writes `status` back.
+ */
+enum mvm_ctrl_op {
+	MVM_CTRL_PAUSE_VCPU = 1,	/* arg0 = vCPU, arg1 = microseconds held out */
+	MVM_CTRL_STATS_RESET = 2,	/* zero VMM-side exit statistics */
+};
+
+struct mvm_ctrl {
+	uint32_t op;
+	int32_t status;			/* 0 ok, negative errno-style code */
+	uint64_t arg0, arg1;
+};
+
+#endif /* MINIVMM_ABI_H */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install the Debian packages a minivmm target needs, if any are missing.
+# Usage: scripts/deps.sh build|check|bench|fuzz
+set -euo pipefail
+
+build_pkgs="gcc make pkg-config libelf-dev libjansson-dev"
+case "${1:-build}" in
+build) pkgs="$build_pkgs" ;;
+check) pkgs="$build_pkgs check" ;;
+bench) pkgs="$build_pkgs gnuplot-nox" ;;
+fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
+*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz)" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+	echo "deps.sh: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+	echo "deps.sh: missing packages; run: sudo apt-get install ${missing[*]}" >&2
+	exit 1
+fi
