@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Lifetime of the Hyper-V layer: one struct hv per VM, holding the
+ * configuration, the host callbacks and the partition-wide MSR state.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "hv/internal.h"
+
+static bool hv_config_valid(const struct hv_config *cfg, const struct hv_host_ops *ops)
+{
+	if (!cfg || !ops)
+		return false;
+	if (cfg->nr_vcpus == 0 || cfg->nr_vcpus > HV_MAX_VP_INDEX)
+		return false;
+	if (!ops->read_gpa || !ops->write_gpa || !ops->flush_vcpus || !ops->send_ipi)
+		return false;
+	/* XMM-fast input needs a way to fetch XMM0-5 (or their spill). */
+	if (cfg->xmm_input && !ops->read_xmm)
+		return false;
+	return true;
+}
+
+struct hv *hv_create(const struct hv_config *cfg, const struct hv_host_ops *ops, void *opaque)
+{
+	struct hv *hv;
+
+	if (!hv_config_valid(cfg, ops)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	hv = calloc(1, sizeof(*hv));
+	if (!hv)
+		return NULL;
+	hv->cfg = *cfg;
+	hv->ops = *ops;
+	hv->opaque = opaque;
+	errno = pthread_mutex_init(&hv->msr_lock, NULL);
+	if (errno) {
+		free(hv);
+		return NULL;
+	}
+	return hv;
+}
+
+void hv_destroy(struct hv *hv)
+{
+	if (!hv)
+		return;
+	pthread_mutex_destroy(&hv->msr_lock);
+	free(hv);
+}
+
+const char *hv_encoding_name(enum hv_encoding enc)
+{
+	switch (enc) {
+	case HV_ENC_REGULAR:
+		return "regular";
+	case HV_ENC_FAST:
+		return "fast";
+	case HV_ENC_XMM_FAST:
+		return "xmm-fast";
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hypervisor CPUID leaves 0x40000000..0x40000005 that make a guest
+ * recognise a Hyper-V compatible interface and find its features.
+ */
+#include "hv/internal.h"
+
+/* "Microsoft Hv" as EBX:ECX:EDX; Linux accepts exactly this vendor. */
+#define HV_VENDOR_EBX	0x7263694du	/* "Micr" */
+#define HV_VENDOR_ECX	0x666f736fu	/* "osof" */
+#define HV_VENDOR_EDX	0x76482074u	/* "t Hv" */
+
+/* 0x40000004.EBX: spinlock retries before notifying; all ones = never. */
+#define HV_SPINLOCK_NEVER_NOTIFY	0xffffffffu
+
+static uint32_t hv_cpuid_hints(const struct hv_config *cfg)
+{
+	uint32_t eax = 0;
+
+	if (cfg->flush_hint)
+		eax |= HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED;
+	if (cfg->ipi_hint)
+		eax |= HV_X64_CLUSTER_IPI_RECOMMENDED;
+	if (cfg->ex_hint)
+		eax |= HV_X64_EX_PROCESSOR_MASKS_RECOMMENDED;
+	return eax;
+}
+
+static void hv_cpuid_leaf(const struct hv_config *cfg, uint32_t function,
+			  struct hv_cpuid_leaf *leaf)
+{
+	*leaf = (struct hv_cpuid_leaf){ .function = function };
+
+	switch (function) {
+	case HV_CPUID_VENDOR_AND_MAX:
+		leaf->eax = HV_CPUID_MAX_LEAF;
+		leaf->ebx = HV_VENDOR_EBX;
+		leaf->ecx = HV_VENDOR_ECX;
+		leaf->edx = HV_VENDOR_EDX;
+		break;
+	case HV_CPUID_INTERFACE:
+		leaf->eax = HV_CPUID_SIGNATURE_EAX;
+		break;
+	case HV_CPUID_VERSION:
+		/* No Hyper-V build to claim; zeros are a valid version. */
+		break;
+	case HV_CPUID_FEATURES:
+		leaf->eax = HV_MSR_HYPERCALL_AVAILABLE | HV_MSR_VP_INDEX_AVAILABLE;
+		if (cfg->xmm_input)
+			leaf->edx = HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE;
+		break;
+	case HV_CPUID_ENLIGHTENMENT_INFO:
+		leaf->eax = hv_cpuid_hints(cfg);
+		/* HvCallNotifyLongSpinWait is not implemented. */
+		leaf->ebx = HV_SPINLOCK_NEVER_NOTIFY;
+		break;
+	case HV_CPUID_IMPLEMENT_LIMITS:
+		leaf->eax = cfg->nr_vcpus;
+		break;
+	}
+}
+
+size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max)
+{
+	size_t nr = HV_CPUID_MAX_LEAF - HV_CPUID_VENDOR_AND_MAX + 1;
+	size_t i;
+
+	if (nr > max)
+		nr = max;
+	for (i = 0; i < nr; i++)
+		hv_cpuid_leaf(&hv->cfg, HV_CPUID_VENDOR_AND_MAX + (uint32_t)i, &out[i]);
+	return nr;
+}

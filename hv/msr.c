@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The synthetic MSRs: GUEST_OS_ID and HYPERCALL (partition-wide, under
+ * msr_lock) and VP_INDEX (per vCPU, read-only). Every other MSR of the
+ * range minivmm claims raises #GP.
+ */
+#include "hv/internal.h"
+
+/*
+ * Writers hold msr_lock; hv_hypercall_enabled() reads without it, so the
+ * store is atomic.
+ */
+static void hv_set_hypercall(struct hv *hv, uint64_t val)
+{
+	__atomic_store_n(&hv->hypercall, val, __ATOMIC_RELEASE);
+}
+
+bool hv_hypercall_enabled(struct hv *hv)
+{
+	return __atomic_load_n(&hv->hypercall, __ATOMIC_ACQUIRE) & HV_HYPERCALL_ENABLE;
+}
+
+static int hv_install_page(struct hv *hv, uint64_t gpa)
+{
+	uint8_t page[HV_PAGE_SIZE];
+
+	hv_page_fill(&hv->cfg, page);
+	return hv->ops.write_gpa(hv->opaque, gpa, page, sizeof(page));
+}
+
+/*
+ * Bits 11:2 are RsvdP: kept as written and read back, no #GP. A locked MSR
+ * is immutable until reset, so later writes are dropped without a fault.
+ */
+static enum hv_msr_result hv_write_hypercall(struct hv *hv, uint64_t val)
+{
+	if (hv->hypercall & HV_HYPERCALL_LOCKED)
+		return HV_MSR_OK;
+	/* TLFS: without a guest OS identity the enable bit stays zero. */
+	if (!hv->guest_os_id)
+		val &= ~HV_HYPERCALL_ENABLE;
+	if ((val & HV_HYPERCALL_ENABLE) &&
+	    hv_install_page(hv, val & ~HV_PAGE_OFFSET_MASK))
+		return HV_MSR_GP;	/* the page is not in RAM; keep the old value */
+	hv_set_hypercall(hv, val);
+	return HV_MSR_OK;
+}
+
+static void hv_write_guest_os_id(struct hv *hv, uint64_t val)
+{
+	hv->guest_os_id = val;
+	/* Clearing the identity disables the page, unless the MSR is locked. */
+	if (!val && !(hv->hypercall & HV_HYPERCALL_LOCKED))
+		hv_set_hypercall(hv, hv->hypercall & ~HV_HYPERCALL_ENABLE);
+}
+
+enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t *val)
+{
+	switch (msr) {
+	case HV_X64_MSR_GUEST_OS_ID:
+		pthread_mutex_lock(&hv->msr_lock);
+		*val = hv->guest_os_id;
+		pthread_mutex_unlock(&hv->msr_lock);
+		return HV_MSR_OK;
+	case HV_X64_MSR_HYPERCALL:
+		pthread_mutex_lock(&hv->msr_lock);
+		*val = hv->hypercall;
+		pthread_mutex_unlock(&hv->msr_lock);
+		return HV_MSR_OK;
+	case HV_X64_MSR_VP_INDEX:
+		/* VP index == minivmm vCPU index, fixed for the VM's life. */
+		*val = vcpu;
+		return HV_MSR_OK;
+	default:
+		return HV_MSR_GP;
+	}
+}
+
+enum hv_msr_result hv_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t val)
+{
+	enum hv_msr_result ret = HV_MSR_OK;
+
+	(void)vcpu;
+	switch (msr) {
+	case HV_X64_MSR_GUEST_OS_ID:
+		pthread_mutex_lock(&hv->msr_lock);
+		hv_write_guest_os_id(hv, val);
+		pthread_mutex_unlock(&hv->msr_lock);
+		return HV_MSR_OK;
+	case HV_X64_MSR_HYPERCALL:
+		pthread_mutex_lock(&hv->msr_lock);
+		ret = hv_write_hypercall(hv, val);
+		pthread_mutex_unlock(&hv->msr_lock);
+		return ret;
+	default:
+		/* VP_INDEX is read-only for the guest; the rest do not exist. */
+		return HV_MSR_GP;
+	}
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hypercall page. KVM on our hosts has no Hyper-V support and keeps
+ * VMCALL/VMMCALL to itself, so the page traps to user space with a port
+ * write on MVM_PORT_HCALL instead. `out %al, imm8` reads only AL, which
+ * sits in RAX, the result register, so no hypercall input is disturbed.
+ */
+#include "hv/internal.h"
+#include "minivmm/abi.h"
+
+#define X86_INT3	0xcc
+
+_Static_assert(MVM_PORT_HCALL <= 0xff, "out imm8 reaches only ports 0..0xff");
+
+/* Plain page: the VMM reads XMM0-5 itself when it needs them. */
+static const uint8_t hv_page_plain[] = {
+	0xe6, MVM_PORT_HCALL,			/* out    %al,$MVM_PORT_HCALL */
+	0xc3,					/* ret */
+};
+
+/*
+ * Spill page: for fast calls, store XMM0-5 at the trapping RSP so the VMM
+ * reads them from guest memory instead of fetching the FPU state. RSP is
+ * lowered first so that an interrupt arriving between the stores and the
+ * trap pushes its frame below the spill, not over it. Only movdqu: other
+ * SSE store forms fail instruction emulation on one of our hosts. `test`
+ * clobbers flags, which a hypercall may do.
+ */
+static const uint8_t hv_page_spill[] = {
+	0xf7, 0xc1, 0x00, 0x00, 0x01, 0x00,	/* 00: test   $0x10000,%ecx */
+	0x75, 0x03,				/* 06: jne    0b */
+	0xe6, MVM_PORT_HCALL,			/* 08: out    %al,$MVM_PORT_HCALL */
+	0xc3,					/* 0a: ret */
+	0x48, 0x8d, 0x64, 0x24, 0x80,		/* 0b: lea    -0x80(%rsp),%rsp */
+	0xf3, 0x0f, 0x7f, 0x04, 0x24,		/* 10: movdqu %xmm0,(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x4c, 0x24, 0x10,	/* 15: movdqu %xmm1,0x10(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x54, 0x24, 0x20,	/* 1b: movdqu %xmm2,0x20(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x5c, 0x24, 0x30,	/* 21: movdqu %xmm3,0x30(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x64, 0x24, 0x40,	/* 27: movdqu %xmm4,0x40(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x6c, 0x24, 0x50,	/* 2d: movdqu %xmm5,0x50(%rsp) */
+	0xe6, MVM_PORT_HCALL,			/* 33: out    %al,$MVM_PORT_HCALL */
+	0x48, 0x8d, 0xa4, 0x24,			/* 35: lea    0x80(%rsp),%rsp */
+	0x80, 0x00, 0x00, 0x00,
+	0xc3,					/* 3d: ret */
+};
+
+/*
+ * Fill a whole page: the code at offset 0, then INT3 so that a stray jump
+ * into the rest of the page traps instead of running old RAM contents.
+ */
+size_t hv_page_fill(const struct hv_config *cfg, uint8_t page[HV_PAGE_SIZE])
+{
+	const uint8_t *code = cfg->xmm_spill ? hv_page_spill : hv_page_plain;
+	size_t len = cfg->xmm_spill ? sizeof(hv_page_spill) : sizeof(hv_page_plain);
+
+	memset(page, X86_INT3, HV_PAGE_SIZE);
+	memcpy(page, code, len);
+	return len;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer harness for the hypercall path of hv/:
+ *
+ *   clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -I. \
+ *	hv/[a-z]*.c tests/fuzz/fuzz_hv.c -o build/fuzz_hv
+ *   build/fuzz_hv -max_total_time=20 tests/fuzz/corpus/hv
+ *
+ * Input bytes (missing ones read as zero):
+ *   0      config: bit 0 XMM input, bit 1 XMM spill, bits 3:2 vCPU count
+ *          (1, 4, 64, 130), bit 4/5/6 withhold the flush/IPI/Ex hints,
+ *          bit 7 rewrite the HYPERCALL MSR with R8 first
+ *   1      where the regular input block lies (bias of RDX, see gpa_bias)
+ *   2..9   RCX, 10..17 RDX, 18..25 R8, 26..121 XMM0..XMM5
+ *   122..  guest memory, copied to RAM at the (biased) RDX
+ *
+ * The fake host aborts whenever the layer breaks its side of the contract
+ * (a read that is misaligned, crosses a page or is empty; a flush or IPI
+ * naming a VP that does not exist; XMM fetched for a call that is not fast),
+ * and returns -1 for reads outside its RAM as the VMM would.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hv/hv.h"
+
+#define RAM_SIZE	(64u * 1024)
+#define PAGE		4096u
+#define CALLER		0
+#define RESULT_MASK	(0xffffull | (0xfffull << 32))
+
+#define CFG_XMM_INPUT	0x01
+#define CFG_XMM_SPILL	0x02
+#define CFG_NO_FLUSH	0x10
+#define CFG_NO_IPI	0x20
+#define CFG_NO_EX	0x40
+#define CFG_MSR_FIRST	0x80
+
+#define OFF_RCX		2
+#define OFF_RDX		10
+#define OFF_R8		18
+#define OFF_XMM		26
+#define OFF_MEM		(OFF_XMM + 96)
+
+struct fuzz_host {
+	uint8_t ram[RAM_SIZE];
+	uint8_t xmm[HV_HCALL_XMM_COUNT][16];
+	struct hv_config cfg;
+	uint64_t rcx;
+	unsigned int flushes, ipis, xmm_reads;
+};
+
+#define check(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "fuzz_hv: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		abort();						\
+	}								\
+} while (0)
+
+static bool in_ram(uint64_t gpa, size_t len)
+{
+	return len <= RAM_SIZE && gpa <= RAM_SIZE - len;
+}
+
+static int host_read_gpa(void *opaque, uint64_t gpa, void *dst, size_t len)
+{
+	struct fuzz_host *h = opaque;
+
+	/* hv/ promises aligned blocks that stay inside one page. */
+	check(len > 0 && len <= PAGE);
+	check(gpa % 8 == 0);
+	check((gpa % PAGE) + len <= PAGE);
+	if (!in_ram(gpa, len))
+		return -1;
+	memcpy(dst, h->ram + gpa, len);
+	return 0;
+}
+
+static int host_write_gpa(void *opaque, uint64_t gpa, const void *src, size_t len)
+{
+	struct fuzz_host *h = opaque;
+
+	/* Only the hypercall page is ever written: one whole page. */
+	check(len == PAGE && gpa % PAGE == 0);
+	if (!in_ram(gpa, len))
+		return -1;
+	memcpy(h->ram + gpa, src, len);
+	return 0;
+}
+
+static int host_read_xmm(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_XMM_COUNT][16])
+{
+	struct fuzz_host *h = opaque;
+
+	check(vcpu == CALLER);
+	check(h->cfg.xmm_input && (h->rcx & HV_HCALL_FAST_BIT));
+	check(h->xmm_reads++ == 0);
+	memcpy(xmm, h->xmm, sizeof(h->xmm));
+	return 0;
+}
+
+static void check_set(const struct fuzz_host *h, const struct hv_vpmask *set)
+{
+	bool any = false;
+	unsigned int vp;
+
+	for (vp = 0; vp < HV_MAX_VP_INDEX; vp++) {
+		if (!hv_vpmask_test(set, vp))
+			continue;
+		check(vp < h->cfg.nr_vcpus);
+		any = true;
+	}
+	check(any);	/* an empty set is handled without the host */
+}
+
+static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_vpmask *set)
+{
+	struct fuzz_host *h = opaque;
+
+	check(caller == CALLER);
+	check_set(h, set);
+	h->flushes++;
+	return 0;
+}
+
+static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vector)
+{
+	struct fuzz_host *h = opaque;
+
+	check(vector >= HV_IPI_VECTOR_MIN && vector <= HV_IPI_VECTOR_MAX);
+	check_set(h, set);
+	h->ipis++;
+	return 0;
+}
+
+static const struct hv_host_ops host_ops = {
+	.read_gpa = host_read_gpa,
+	.write_gpa = host_write_gpa,
+	.read_xmm = host_read_xmm,
+	.flush_vcpus = host_flush_vcpus,
+	.send_ipi = host_send_ipi,
+};
+
+static uint64_t get_u64(const uint8_t *data, size_t size, size_t off)
+{
+	uint8_t b[8] = { 0 };
+	size_t i;
+
+	for (i = 0; i < 8 && off + i < size; i++)
+		b[i] = data[off + i];
+	return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+	       (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 | (uint64_t)b[5] << 40 |
+	       (uint64_t)b[6] << 48 | (uint64_t)b[7] << 56;
+}
+
+/* Steer regular-call GPAs to where the interesting edges are. */
+static uint64_t gpa_bias(uint8_t sel, uint64_t raw)
+{
+	switch (sel & 3) {
+	case 0:
+		return raw;
+	case 1:		/* the last pages of RAM and the first ones past it */
+		return RAM_SIZE - 2 * PAGE + (raw & (4 * PAGE - 1));
+	case 2:		/* anywhere in RAM */
+		return raw % RAM_SIZE;
+	default:	/* the top of the 64-bit space, where sums wrap */
+		return ~0ull - (raw & (2 * PAGE - 1));
+	}
+}
+
+static struct hv_config fuzz_config(uint8_t b)
+{
+	static const unsigned int nr[] = { 1, 4, 64, 130 };
+
+	return (struct hv_config){
+		.nr_vcpus = nr[(b >> 2) & 3],
+		.xmm_input = b & CFG_XMM_INPUT,
+		.xmm_spill = b & CFG_XMM_SPILL,
+		.flush_hint = !(b & CFG_NO_FLUSH),
+		.ipi_hint = !(b & CFG_NO_IPI),
+		.ex_hint = !(b & CFG_NO_EX),
+	};
+}
+
+static bool is_rep_call(uint16_t code)
+{
+	return code == 0x3 || code == 0x14;
+}
+
+static bool is_known_call(uint16_t code)
+{
+	return hv_call_name(code) != NULL;
+}
+
+static void check_result(const struct fuzz_host *h, const struct hv_hcall_out *out)
+{
+	uint16_t code = h->rcx & 0xffff;
+	uint16_t status = out->rax & 0xffff;
+	unsigned int reps = (out->rax >> 32) & 0xfff;
+
+	check(out->code == code);
+	check(out->enc < HV_ENC_COUNT);
+	check((out->enc == HV_ENC_REGULAR) == !(h->rcx & HV_HCALL_FAST_BIT));
+	if (out->inject_ud) {
+		check(out->rax == 0);
+		check(h->flushes + h->ipis + h->xmm_reads == 0);
+		return;
+	}
+	check((out->rax & ~RESULT_MASK) == 0);
+	check(status == HV_STATUS_SUCCESS || status == HV_STATUS_INVALID_HYPERCALL_CODE ||
+	      status == HV_STATUS_INVALID_HYPERCALL_INPUT ||
+	      status == HV_STATUS_INVALID_ALIGNMENT || status == HV_STATUS_INVALID_PARAMETER ||
+	      status == HV_STATUS_ACCESS_DENIED || status == HV_STATUS_INVALID_VP_INDEX);
+	check(is_known_call(code) || status == HV_STATUS_INVALID_HYPERCALL_CODE);
+	if (status == HV_STATUS_SUCCESS && is_rep_call(code))
+		check(reps == ((h->rcx >> 32) & 0xfff) && reps > 0);
+	else
+		check(reps == 0);
+	/* Everything is validated before anything is done. */
+	if (status != HV_STATUS_SUCCESS)
+		check(h->flushes + h->ipis == 0);
+	check(h->flushes + h->ipis <= 1);
+}
+
+static struct fuzz_host host;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t cfg_byte = size > 0 ? data[0] : 0;
+	uint8_t bias = size > 1 ? data[1] : 0;
+	struct hv_hcall_in in;
+	struct hv_hcall_out out;
+	struct hv *hv;
+	size_t i;
+
+	memset(&host, 0, sizeof(host));
+	host.cfg = fuzz_config(cfg_byte);
+	hv = hv_create(&host.cfg, &host_ops, &host);
+	check(hv != NULL);
+	check(hv_msr_write(hv, 0, HV_X64_MSR_GUEST_OS_ID, 1) == HV_MSR_OK);
+	check(hv_msr_write(hv, 0, HV_X64_MSR_HYPERCALL, HV_HYPERCALL_ENABLE) == HV_MSR_OK);
+
+	in.rcx = get_u64(data, size, OFF_RCX);
+	in.rdx = get_u64(data, size, OFF_RDX);
+	in.r8 = get_u64(data, size, OFF_R8);
+	if (!(in.rcx & HV_HCALL_FAST_BIT))
+		in.rdx = gpa_bias(bias, in.rdx);
+	host.rcx = in.rcx;
+	for (i = 0; i < sizeof(host.xmm) && OFF_XMM + i < size; i++)
+		host.xmm[i / 16][i % 16] = data[OFF_XMM + i];
+	for (i = 0; OFF_MEM + i < size && in.rdx + i < RAM_SIZE && in.rdx + i >= in.rdx; i++)
+		host.ram[in.rdx + i] = data[OFF_MEM + i];
+
+	if (cfg_byte & CFG_MSR_FIRST) {
+		enum hv_msr_result r = hv_msr_write(hv, 0, HV_X64_MSR_HYPERCALL, in.r8);
+
+		check(r == HV_MSR_OK || r == HV_MSR_GP);
+	}
+
+	hv_hypercall(hv, CALLER, &in, &out);
+	check_result(&host, &out);
+	hv_destroy(hv);
+	return 0;
+}
