@@ -35,6 +35,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all deps run check unit unit-asan integration bench fuzz fuzz-long clean
+SHELL := /bin/bash
 all: minivmm guest.elf
 
 deps:
@@ -93,6 +94,37 @@ bench:
 	$(Q)./scripts/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)./scripts/bench.sh
+
+# Fuzzing (libFuzzer, clang): `make fuzz` is bounded (FUZZ_SECONDS per harness),
+# `make fuzz-long` runs FUZZ_RUNS executions each. Seeds live in tests/fuzz/corpus/;
+# new inputs go to build/, so the committed corpora only change on purpose.
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -I.
+FUZZ_SECONDS ?= 20
+FUZZ_RUNS    ?= 10000000
+FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader
+
+$(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_hv.c $(wildcard hv/*.c)
+
+$(B)/fuzz_loader: tests/fuzz/fuzz_loader.c vmm/loader.c vmm/mem.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c vmm/loader.c vmm/mem.c -lelf
+
+fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
+fuzz fuzz-long:
+	$(Q)./scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZERS) guest.elf
+	$(Q)for f in hv loader; do \
+		rm -rf $(B)/corpus-$$f && mkdir -p $(B)/corpus-$$f && \
+		cp tests/fuzz/corpus/$$f/* $(B)/corpus-$$f/ 2>/dev/null; \
+		[ $$f = loader ] && cp guest.elf $(B)/corpus-$$f/guest.elf; \
+		echo "fuzz: $$f"; \
+		./$(B)/fuzz_$$f $(FUZZ_LIMIT) -print_final_stats=1 $(B)/corpus-$$f 2>&1 | \
+			grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	done
 
 clean:
 	rm -rf $(B) minivmm guest.elf

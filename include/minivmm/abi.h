@@ -37,11 +37,11 @@
  * ports (reads return all ones like any unclaimed port would).
  */
 #define MVM_PORT_COM1		0x3f8	/* 16550 THR; LSR at +5 says "empty" */
-#define MVM_PORT_RESULTS	0xf0	/* outl: GPA (< 4 GiB) of a struct mvm_result */
-#define MVM_PORT_NULL		0xf1	/* out: user-space no-op, for exit costs */
-#define MVM_PORT_CTRL		0xf2	/* outl: GPA of a struct mvm_ctrl request */
-#define MVM_PORT_EXIT		0xf4	/* outl: exit status; minivmm exits with it */
-#define MVM_PORT_HCALL		0xf6	/* hypercall trap used by the hypercall page */
+#define MVM_PORT_RESULTS	0xf0	/* outl: GPA (< 4 GiB) of a struct mvm_result (0xf0-0xf3) */
+#define MVM_PORT_EXIT		0xf4	/* outl: exit status; minivmm exits with it (0xf4-0xf7) */
+#define MVM_PORT_NULL		0xf8	/* out: user-space no-op, for exit costs */
+#define MVM_PORT_HCALL		0xf9	/* hypercall trap used by the hypercall page */
+#define MVM_PORT_CTRL		0xfc	/* outl: GPA of a struct mvm_ctrl request (0xfc-0xff) */
 
 /* MMIO: an address no device backs but the VMM answers (reads 0). */
 #define MVM_MMIO_NULL		0xc0000000ULL
@@ -124,13 +124,19 @@ enum mvm_vmm_kind {
  * steal-time and flush experiments. The VMM writes `status` back.
  */
 enum mvm_ctrl_op {
-	MVM_CTRL_PAUSE_VCPU = 1,	/* arg0 = vCPU, arg1 = microseconds held out */
-	MVM_CTRL_STATS_RESET = 2,	/* zero VMM-side exit statistics */
+	/*
+	 * Hold vCPU arg0 out of guest mode for arg1 microseconds (1..10^7),
+	 * with KVM_VCPU_PREEMPTED published in its steal-time record if it has
+	 * one. Returns once the hold has begun. Not on the calling vCPU.
+	 */
+	MVM_CTRL_PAUSE_VCPU = 1,
 };
+
+#define MVM_CTRL_EINVAL		(-22)	/* unknown op or argument out of range */
 
 struct mvm_ctrl {
 	uint32_t op;
-	int32_t status;			/* 0 ok, negative errno-style code */
+	int32_t status;			/* 0 ok, or a negative MVM_CTRL_E* */
 	uint64_t arg0, arg1;
 };
 

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+/* One runner for every host unit suite (Check). */
+#include <check.h>
+#include <stdlib.h>
+
+#include "tests/unit/suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(mem_suite());
+	int failed;
+
+	srunner_add_suite(sr, loader_suite());
+	srunner_add_suite(sr, options_suite());
+	srunner_add_suite(sr, bus_suite());
+	srunner_add_suite(sr, stats_suite());
+	srunner_add_suite(sr, results_suite());
+	srunner_add_suite(sr, hv_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

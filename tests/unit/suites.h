@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef TESTS_UNIT_SUITES_H
+#define TESTS_UNIT_SUITES_H
+
+#include <check.h>
+
+Suite *mem_suite(void);
+Suite *loader_suite(void);
+Suite *options_suite(void);
+Suite *bus_suite(void);
+Suite *stats_suite(void);
+Suite *results_suite(void);
+Suite *hv_suite(void);
+
+#endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include <check.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "tests/unit/suites.h"
+#include "vmm/options.h"
+
+static struct vm_config cfg;
+static char err[512];
+
+/* Parse a NULL-terminated argument list (argv[0] supplied). */
+static enum options_result parse(const char *first, ...)
+{
+	char *argv[32] = { "minivmm" };
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	return options_parse(argc, argv, &cfg, err, sizeof(err));
+}
+
+START_TEST(test_defaults)
+{
+	ck_assert_int_eq(parse("guest.elf", NULL), OPTIONS_OK);
+	ck_assert_str_eq(cfg.elf_path, "guest.elf");
+	ck_assert_uint_eq(cfg.nr_vcpus, 1);
+	ck_assert_uint_eq(cfg.mem_size, 64ULL << 20);
+	ck_assert(cfg.hyperv);
+	ck_assert(cfg.hv_xmm);
+	ck_assert_uint_eq(cfg.timeout_s, 0);
+	ck_assert_str_eq(cfg.cmdline, "");
+	ck_assert_str_eq(cfg.kvm_path, "/dev/kvm");
+}
+END_TEST
+
+START_TEST(test_full)
+{
+	ck_assert_int_eq(parse("--cpus", "4", "--mem", "128M", "--timeout", "5", "--stats",
+			       "--no-hyperv", "--json", "out.json", "--iters", "1000",
+			       "--hv-xmm-path", "spill", "guest.elf", "--", "hv", "ipi", NULL),
+			 OPTIONS_OK);
+	ck_assert_uint_eq(cfg.nr_vcpus, 4);
+	ck_assert_uint_eq(cfg.mem_size, 128ULL << 20);
+	ck_assert_uint_eq(cfg.timeout_s, 5);
+	ck_assert(cfg.stats);
+	ck_assert(!cfg.hyperv);
+	ck_assert_str_eq(cfg.json_path, "out.json");
+	ck_assert_uint_eq(cfg.iters, 1000);
+	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_SPILL);
+	ck_assert_str_eq(cfg.cmdline, "hv ipi");
+}
+END_TEST
+
+START_TEST(test_bad_cpus)
+{
+	ck_assert_int_eq(parse("--cpus", "0", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--cpus '0': need a whole number from 1 to 256");
+	ck_assert_int_eq(parse("--cpus", "4x", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--cpus", "-1", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--cpus", "257", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--cpus 257: minivmm supports at most 256 vCPUs");
+	ck_assert_int_eq(parse("--cpus", "99999999999999999999", "g.elf", NULL), OPTIONS_ERROR);
+}
+END_TEST
+
+START_TEST(test_bad_mem)
+{
+	ck_assert_int_eq(parse("--mem", "lots", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "not a size"));
+	ck_assert_int_eq(parse("--mem", "1M", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "below the minimum of 4 MiB"));
+	ck_assert_int_eq(parse("--mem", "4G", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "above the maximum of 3072 MiB"));
+	ck_assert_int_eq(parse("--mem", "5000001", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "multiple of 4 KiB"));
+	ck_assert_int_eq(parse("--mem", "99999999999G", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--mem", "0", "g.elf", NULL), OPTIONS_ERROR);
+}
+END_TEST
+
+START_TEST(test_sizes)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(options_parse_size("4096", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(options_parse_size("64M", &v), 0);
+	ck_assert_uint_eq(v, 64ULL << 20);
+	ck_assert_int_eq(options_parse_size("2GiB", &v), 0);
+	ck_assert_uint_eq(v, 2ULL << 30);
+	ck_assert_int_eq(options_parse_size("16k", &v), 0);
+	ck_assert_uint_eq(v, 16384);
+	ck_assert_int_eq(options_parse_size("1T", &v), -1);
+	ck_assert_int_eq(options_parse_size("", &v), -1);
+	ck_assert_int_eq(options_parse_size("M", &v), -1);
+}
+END_TEST
+
+START_TEST(test_missing_payload)
+{
+	ck_assert_int_eq(parse("--cpus", "2", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "no payload given"));
+	ck_assert_int_eq(parse("--cpus", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "option '--cpus' needs a value");
+}
+END_TEST
+
+START_TEST(test_unknown_and_stray)
+{
+	ck_assert_int_eq(parse("--frobnicate", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "unknown option '--frobnicate' (see --help)");
+	ck_assert_int_eq(parse("g.elf", "smoke", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "put payload args after '--'"));
+}
+END_TEST
+
+START_TEST(test_bad_timeout_iters_path)
+{
+	ck_assert_int_eq(parse("--timeout", "0", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--timeout", "1.5", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--iters", "0", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--hv-xmm-path", "magic", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--hv-xmm-path 'magic': need 'ioctl' or 'spill'");
+}
+END_TEST
+
+START_TEST(test_cmdline_too_long)
+{
+	static char big[MVM_CMDLINE_MAX + 8];
+
+	memset(big, 'a', sizeof(big) - 1);
+	ck_assert_int_eq(parse("g.elf", "--", big, NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "payload arguments exceed"));
+}
+END_TEST
+
+START_TEST(test_pin)
+{
+	int cpus[8];
+	unsigned int n;
+
+	ck_assert_int_eq(options_parse_cpulist("0-2,5", cpus, 8, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_int_eq(cpus[2], 2);
+	ck_assert_int_eq(cpus[3], 5);
+	ck_assert_int_eq(options_parse_cpulist("3-1", cpus, 8, &n), -1);
+	ck_assert_int_eq(options_parse_cpulist("a", cpus, 8, &n), -1);
+	ck_assert_int_eq(options_parse_cpulist("", cpus, 8, &n), -1);
+	ck_assert_int_eq(parse("--pin", "0,1", "--cpus", "3", "g.elf", NULL), OPTIONS_OK);
+	ck_assert(cfg.pinned);
+	ck_assert_int_eq(cfg.pin[2], 0);
+	ck_assert_int_eq(parse("--pin", "x", "g.elf", NULL), OPTIONS_ERROR);
+}
+END_TEST
+
+Suite *options_suite(void)
+{
+	Suite *s = suite_create("options");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_full);
+	tcase_add_test(tc, test_bad_cpus);
+	tcase_add_test(tc, test_bad_mem);
+	tcase_add_test(tc, test_sizes);
+	tcase_add_test(tc, test_missing_payload);
+	tcase_add_test(tc, test_unknown_and_stray);
+	tcase_add_test(tc, test_bad_timeout_iters_path);
+	tcase_add_test(tc, test_cmdline_too_long);
+	tcase_add_test(tc, test_pin);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/* The control port: requests only the VMM can carry out (struct mvm_ctrl). */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vmm/dev/devices.h"
+#include "vmm/vcpu.h"
+
+#define PAUSE_MAX_US	10000000u
+
+static int32_t ctrl_pause(struct vcpu *caller, const struct mvm_ctrl *c)
+{
+	struct vm *vm = caller->vm;
+
+	if (c->arg0 >= vm->cfg.nr_vcpus || c->arg0 == caller->index ||
+	    !c->arg1 || c->arg1 > PAUSE_MAX_US)
+		return MVM_CTRL_EINVAL;
+	/* The caller waits outside guest mode: say so to its siblings too. */
+	pvtime_hold_begin(caller);
+	vcpu_pause(&vm->vcpus[c->arg0], (unsigned int)c->arg1);
+	pvtime_hold_end(caller);
+	return 0;
+}
+
+static void ctrl_io(struct vcpu *v, uint64_t port, bool write, void *data,
+		    unsigned int size, void *opaque)
+{
+	struct mvm_ctrl c;
+	uint32_t gpa = 0;
+
+	(void)port;
+	(void)opaque;
+	if (!write) {
+		memset(data, 0xff, size);
+		return;
+	}
+	if (size != 4)
+		return;		/* no GPA, nowhere to write a status: ignore */
+	memcpy(&gpa, data, 4);
+	if (mem_read(&v->vm->mem, gpa, &c, sizeof(c))) {
+		pthread_mutex_lock(&v->vm->out_lock);
+		fprintf(stderr, "minivmm: vCPU %u: control request at GPA 0x%x is outside RAM\n",
+			v->index, gpa);
+		pthread_mutex_unlock(&v->vm->out_lock);
+		return;
+	}
+	c.status = c.op == MVM_CTRL_PAUSE_VCPU ? ctrl_pause(v, &c) : MVM_CTRL_EINVAL;
+	mem_write(&v->vm->mem, gpa + offsetof(struct mvm_ctrl, status), &c.status,
+		  sizeof(c.status));
+}
+
+int ctrl_dev_register(struct vm *vm)
+{
+	return bus_register(&vm->bus, BUS_PIO, MVM_PORT_CTRL, 4, ctrl_io, NULL, "ctrl");
+}

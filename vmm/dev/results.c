@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/* The results port: `outl` of a record's GPA; the VMM copies and checks it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "vmm/dev/devices.h"
+#include "vmm/vcpu.h"
+
+static void reject(struct vcpu *v, uint64_t gpa, const char *why)
+{
+	struct vm *vm = v->vm;
+
+	pthread_mutex_lock(&vm->results.lock);
+	vm->results.rejected++;
+	pthread_mutex_unlock(&vm->results.lock);
+	pthread_mutex_lock(&vm->out_lock);
+	fprintf(stderr, "minivmm: vCPU %u: result record at GPA 0x%llx rejected: %s\n",
+		v->index, (unsigned long long)gpa, why);
+	pthread_mutex_unlock(&vm->out_lock);
+}
+
+static void results_io(struct vcpu *v, uint64_t port, bool write, void *data,
+		       unsigned int size, void *opaque)
+{
+	struct mvm_result rec;
+	uint32_t gpa = 0;
+	char why[128];
+
+	(void)port;
+	(void)opaque;
+	if (!write) {
+		memset(data, 0xff, size);
+		return;
+	}
+	if (size != 4) {
+		reject(v, 0, "the GPA must be written with a 32-bit out");
+		return;
+	}
+	memcpy(&gpa, data, 4);
+	if (mem_read(&v->vm->mem, gpa, &rec, sizeof(rec))) {
+		reject(v, gpa, "record does not lie inside guest RAM");
+		return;
+	}
+	if (results_validate(&rec, why, sizeof(why))) {
+		reject(v, gpa, why);
+		return;
+	}
+	if (results_add(&v->vm->results, &rec))
+		reject(v, gpa, "too many records");
+}
+
+int results_dev_register(struct vm *vm)
+{
+	return bus_register(&vm->bus, BUS_PIO, MVM_PORT_RESULTS, 4, results_io, NULL, "results");
+}

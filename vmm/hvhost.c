@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the Hyper-V layer may ask of the VM (struct hv_host_ops), and the
+ * hypercall trap port that feeds it. hv/ never sees KVM; this file does.
+ */
+#include <errno.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "hv/hv.h"
+#include "vmm/hvhost.h"
+#include "vmm/vcpu.h"
+#include "vmm/x86.h"
+
+#define X86_UD_VECTOR		6
+#define HCALL_TRAP_LEN		2	/* out imm8, al */
+#define HCALL_SPILL_BYTES	(HV_HCALL_XMM_COUNT * 16)
+
+static int host_read_gpa(void *opaque, uint64_t gpa, void *dst, size_t len)
+{
+	struct vm *vm = opaque;
+
+	return mem_read(&vm->mem, gpa, dst, len);
+}
+
+static int host_write_gpa(void *opaque, uint64_t gpa, const void *src, size_t len)
+{
+	struct vm *vm = opaque;
+
+	return mem_write(&vm->mem, gpa, src, len);
+}
+
+/* Copy guest-virtual bytes through the guest's page tables, page by page. */
+static int read_gva(struct vm *vm, uint64_t cr3, uint64_t gva, uint8_t *dst, size_t len)
+{
+	while (len) {
+		size_t chunk = MVM_PAGE_SIZE - (gva & (MVM_PAGE_SIZE - 1));
+		uint64_t gpa;
+
+		if (chunk > len)
+			chunk = len;
+		if (x86_gva_to_gpa(&vm->mem, cr3, gva, &gpa) || mem_read(&vm->mem, gpa, dst, chunk))
+			return -1;
+		gva += chunk;
+		dst += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int host_read_xmm(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_XMM_COUNT][16])
+{
+	struct vm *vm = opaque;
+	struct vcpu *v = &vm->vcpus[vcpu];
+	struct kvm_fpu fpu;
+
+	if (vm->cfg.xmm_path == XMM_PATH_SPILL) {
+		const struct kvm_sync_regs *s = &v->run->s.regs;
+
+		/* The page stored XMM0..5 at RSP..RSP+95 just before trapping. */
+		return read_gva(vm, s->sregs.cr3, s->regs.rsp, &xmm[0][0], HCALL_SPILL_BYTES);
+	}
+	if (ioctl(v->fd, KVM_GET_FPU, &fpu))
+		return -1;
+	memcpy(xmm, fpu.xmm, HCALL_SPILL_BYTES);
+	return 0;
+}
+
+static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_vpmask *set)
+{
+	struct vm *vm = opaque;
+	unsigned int n = vm->cfg.nr_vcpus;
+	unsigned int ticket[VMM_MAX_VCPUS];
+	bool wait[VMM_MAX_VCPUS];
+
+	/* Ask everyone first, then wait: the targets flush in parallel. */
+	for (unsigned int i = 0; i < n; i++) {
+		wait[i] = false;
+		if (hv_vpmask_test(set, i))
+			vcpu_flush_tlb_begin(&vm->vcpus[i], &ticket[i], &wait[i]);
+	}
+	/* Blocked in user space: publish "preempted" for the waiting caller. */
+	pvtime_hold_begin(&vm->vcpus[caller]);
+	for (unsigned int i = 0; i < n; i++)
+		if (wait[i])
+			vcpu_flush_tlb_wait(&vm->vcpus[i], ticket[i]);
+	pvtime_hold_end(&vm->vcpus[caller]);
+	return 0;
+}
+
+static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vector)
+{
+	struct vm *vm = opaque;
+	int ret = 0;
+
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		/* Fixed delivery, physical destination = APIC ID = vCPU index. */
+		struct kvm_msi msi = {
+			.address_lo = 0xfee00000u | (i << 12),
+			.data = vector & 0xff,
+		};
+
+		if (hv_vpmask_test(set, i) && ioctl(vm->fd, KVM_SIGNAL_MSI, &msi) < 0)
+			ret = -1;
+	}
+	return ret;
+}
+
+static const struct hv_host_ops host_ops = {
+	.read_gpa = host_read_gpa,
+	.write_gpa = host_write_gpa,
+	.read_xmm = host_read_xmm,
+	.flush_vcpus = host_flush_vcpus,
+	.send_ipi = host_send_ipi,
+};
+
+/* TLFS: hypercalls are for CPL 0 in long mode; the 32-bit form is not offered. */
+static bool caller_may_hypercall(const struct kvm_sregs *s)
+{
+	return (s->cr0 & X86_CR0_PE) && (s->efer & X86_EFER_LMA) && s->cs.l && s->ss.dpl == 0;
+}
+
+/*
+ * Fault on the trap instruction itself, as a refused VMCALL would. KVM
+ * skips a completed OUT only on the next KVM_RUN, so complete it now
+ * (immediate_exit), then step back onto it and queue the #UD.
+ */
+static void raise_ud(struct vcpu *v)
+{
+	struct kvm_run *run = v->run;
+
+	run->immediate_exit = 1;
+	if (ioctl(v->fd, KVM_RUN, 0) == 0 || errno != EINTR) {
+		run->immediate_exit = 0;
+		vcpu_fail(v, "completing the trap before #UD: %s", strerror(errno));
+		return;
+	}
+	run->immediate_exit = 0;
+	run->s.regs.regs.rip -= HCALL_TRAP_LEN;
+	run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
+	if (vcpu_inject_exception(v, X86_UD_VECTOR))
+		vcpu_fail(v, "cannot inject #UD: %s", strerror(errno));
+}
+
+static void record(struct vcpu *v, const struct hv_hcall_out *out, uint64_t cycles)
+{
+	struct hcall_stats *hs = &v->stats.hcall[stats_hcall_slot(out->code)][out->enc];
+	unsigned int status = out->rax & 0xffff;
+
+	lat_record(&hs->lat, cycles);
+	if (out->inject_ud)
+		hs->ud++;
+	else
+		hs->status[status < 15 ? status : 15]++;
+}
+
+static void hcall_io(struct vcpu *v, uint64_t port, bool write, void *data,
+		     unsigned int size, void *opaque)
+{
+	struct kvm_sync_regs *s = &v->run->s.regs;
+	struct hv_hcall_in in = { s->regs.rcx, s->regs.rdx, s->regs.r8 };
+	struct hv_hcall_out out = { 0 };
+	uint64_t t0 = vcpu_rdtsc();
+
+	(void)port;
+	(void)opaque;
+	if (!write) {
+		memset(data, 0xff, size);
+		return;
+	}
+	if (!caller_may_hypercall(&s->sregs)) {
+		raise_ud(v);
+		return;
+	}
+	hv_hypercall(v->vm->hv, v->index, &in, &out);
+	if (out.inject_ud) {
+		raise_ud(v);
+	} else {
+		s->regs.rax = out.rax;
+		v->run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
+	}
+	record(v, &out, vcpu_rdtsc() - t0);
+}
+
+int hvhost_create(struct vm *vm, char *err, size_t errlen)
+{
+	struct hv_config cfg = {
+		.nr_vcpus = vm->cfg.nr_vcpus,
+		.xmm_input = vm->cfg.hv_xmm,
+		.xmm_spill = vm->cfg.xmm_path == XMM_PATH_SPILL,
+		.flush_hint = true,
+		.ipi_hint = true,
+		.ex_hint = true,
+	};
+
+	vm->hv = hv_create(&cfg, &host_ops, vm);
+	if (!vm->hv) {
+		snprintf(err, errlen, "cannot create the Hyper-V layer (out of memory)");
+		return -1;
+	}
+	if (bus_register(&vm->bus, BUS_PIO, MVM_PORT_HCALL, 1, hcall_io, NULL, "hypercall")) {
+		snprintf(err, errlen, "hypercall port 0x%x is taken", MVM_PORT_HCALL);
+		return -1;
+	}
+	return 0;
+}

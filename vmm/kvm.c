@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "vmm/kvm.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int kvm_check(const struct kvm_host *kvm, long cap)
+{
+	int r = ioctl(kvm->fd, KVM_CHECK_EXTENSION, cap);
+
+	return r < 0 ? 0 : r;
+}
+
+const char *kvm_backend_name(enum mvm_backend b)
+{
+	switch (b) {
+	case MVM_BACKEND_VMX: return "vmx";
+	case MVM_BACKEND_SVM: return "svm";
+	case MVM_BACKEND_PVM: return "pvm";
+	default: return "unknown";
+	}
+}
+
+static bool module_loaded(const char *name)
+{
+	char path[96];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return stat(path, &st) == 0;
+}
+
+/* Which module serves /dev/kvm: a loaded vendor module wins over kvm_pvm. */
+static enum mvm_backend detect_backend(void)
+{
+	if (module_loaded("kvm_intel"))
+		return MVM_BACKEND_VMX;
+	if (module_loaded("kvm_amd"))
+		return MVM_BACKEND_SVM;
+	if (module_loaded("kvm_pvm"))
+		return MVM_BACKEND_PVM;
+	return MVM_BACKEND_UNKNOWN;
+}
+
+static void read_cpu_model(char *out, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(out, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 2;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static int open_dev(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT)
+		fail(err, errlen, "%s does not exist: this host offers no KVM (load kvm_intel, kvm_amd or kvm_pvm, or run on a host with virtualisation)", path);
+	else if (errno == EACCES || errno == EPERM)
+		fail(err, errlen, "%s: permission denied (add yourself to group 'kvm' or run as root)", path);
+	else if (errno == ENODEV || errno == ENXIO)
+		fail(err, errlen, "%s: no KVM driver behind the device node (%s)", path, strerror(errno));
+	else
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+	return -1;
+}
+
+static const struct {
+	long cap;
+	const char *name;
+	const char *why;
+} required_caps[] = {
+	{ KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP", "every vCPU needs an in-kernel LAPIC" },
+	{ KVM_CAP_USER_MEMORY, "KVM_CAP_USER_MEMORY", "guest RAM is a user memory slot" },
+	{ KVM_CAP_EXT_CPUID, "KVM_CAP_EXT_CPUID", "the CPUID table is set per vCPU" },
+	{ KVM_CAP_SIGNAL_MSI, "KVM_CAP_SIGNAL_MSI", "IPIs from the VMM are MSIs" },
+	{ KVM_CAP_IMMEDIATE_EXIT, "KVM_CAP_IMMEDIATE_EXIT", "stopping vCPUs without races" },
+	{ KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ", "results are converted with the guest TSC rate" },
+};
+
+int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen)
+{
+	struct utsname u;
+	int v;
+
+	memset(kvm, 0, sizeof(*kvm));
+	kvm->fd = open_dev(path, err, errlen);
+	if (kvm->fd < 0)
+		return -1;
+	v = ioctl(kvm->fd, KVM_GET_API_VERSION, 0);
+	if (v != KVM_API_VERSION) {
+		fail(err, errlen, "%s: KVM API version %d, minivmm needs %d", path, v, KVM_API_VERSION);
+		goto fail_close;
+	}
+	for (size_t i = 0; i < sizeof(required_caps) / sizeof(required_caps[0]); i++) {
+		if (kvm_check(kvm, required_caps[i].cap))
+			continue;
+		fail(err, errlen, "%s: missing capability %s (%s)", path,
+		     required_caps[i].name, required_caps[i].why);
+		goto fail_close;
+	}
+	kvm->vcpu_mmap_size = ioctl(kvm->fd, KVM_GET_VCPU_MMAP_SIZE, 0);
+	if (kvm->vcpu_mmap_size < (int)sizeof(struct kvm_run)) {
+		fail(err, errlen, "%s: KVM_GET_VCPU_MMAP_SIZE: %s", path, strerror(errno));
+		goto fail_close;
+	}
+	kvm->max_vcpus = kvm_check(kvm, KVM_CAP_MAX_VCPUS);
+	if (!kvm->max_vcpus)
+		kvm->max_vcpus = kvm_check(kvm, KVM_CAP_NR_VCPUS);
+	if (!kvm->max_vcpus)
+		kvm->max_vcpus = 4;	/* what the API documents when neither is reported */
+	kvm->user_msr = kvm_check(kvm, KVM_CAP_X86_USER_SPACE_MSR) &&
+			kvm_check(kvm, KVM_CAP_X86_MSR_FILTER);
+	kvm->quirks2 = kvm_check(kvm, KVM_CAP_DISABLE_QUIRKS2) != 0;
+	kvm->sync_regs = kvm_check(kvm, KVM_CAP_SYNC_REGS);
+	kvm->backend = detect_backend();
+	kvm->host_cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(kvm->kernel, sizeof(kvm->kernel), "%s", uname(&u) ? "unknown" : u.release);
+	read_cpu_model(kvm->cpu_model, sizeof(kvm->cpu_model));
+	return 0;
+fail_close:
+	close(kvm->fd);
+	kvm->fd = -1;
+	return -1;
+}
+
+void kvm_close(struct kvm_host *kvm)
+{
+	if (kvm->fd >= 0)
+		close(kvm->fd);
+	kvm->fd = -1;
+}

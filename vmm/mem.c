@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "vmm/mem.h"
+
+int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
+{
+	void *p;
+
+	mem->host = NULL;
+	mem->size = 0;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %llu MiB of guest RAM: %s",
+			 (unsigned long long)(size >> 20), strerror(errno));
+		return -1;
+	}
+	madvise(p, size, MADV_HUGEPAGE);
+	mem->host = p;
+	mem->size = size;
+	return 0;
+}
+
+void mem_free(struct guest_mem *mem)
+{
+	if (mem->host)
+		munmap(mem->host, mem->size);
+	mem->host = NULL;
+	mem->size = 0;
+}
+
+void *mem_gpa_to_host(const struct guest_mem *mem, uint64_t gpa, uint64_t len)
+{
+	/* Written so that no sum can wrap: gpa < size, then len <= size - gpa. */
+	if (!mem->host || len == 0 || gpa >= mem->size || len > mem->size - gpa)
+		return NULL;
+	return mem->host + gpa;
+}
+
+int mem_read(const struct guest_mem *mem, uint64_t gpa, void *dst, uint64_t len)
+{
+	const void *src = mem_gpa_to_host(mem, gpa, len);
+
+	if (!src)
+		return -1;
+	memcpy(dst, src, len);
+	return 0;
+}
+
+int mem_write(const struct guest_mem *mem, uint64_t gpa, const void *src, uint64_t len)
+{
+	void *dst = mem_gpa_to_host(mem, gpa, len);
+
+	if (!dst)
+		return -1;
+	memcpy(dst, src, len);
+	return 0;
+}

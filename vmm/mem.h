@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Guest RAM: one anonymous mapping at GPA 0. mem_gpa_to_host() is the only
+ * way from a guest-physical address to a host pointer.
+ */
+#ifndef VMM_MEM_H
+#define VMM_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct guest_mem {
+	uint8_t *host;
+	uint64_t size;
+};
+
+int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen);
+void mem_free(struct guest_mem *mem);
+
+/* Host pointer for [gpa, gpa+len), or NULL unless all of it is RAM and len > 0. */
+void *mem_gpa_to_host(const struct guest_mem *mem, uint64_t gpa, uint64_t len);
+
+/* Bounds-checked copies; 0 on success, -1 if the range is not all RAM. */
+int mem_read(const struct guest_mem *mem, uint64_t gpa, void *dst, uint64_t len);
+int mem_write(const struct guest_mem *mem, uint64_t gpa, const void *src, uint64_t len);
+
+#endif

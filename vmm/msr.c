@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <asm/kvm_para.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "hv/hv.h"
+#include "vmm/msr.h"
+#include "vmm/vcpu.h"
+
+/*
+ * The whole Hyper-V range is denied to KVM, so every access exits here:
+ * KVM's own Hyper-V emulation (where it has one) never sees the guest,
+ * and with --no-hyperv each access is a #GP, like on a host without it.
+ */
+int msr_setup(struct vm *vm, char *err, size_t errlen)
+{
+	static const uint8_t deny[(HV_X64_MSR_LAST - HV_X64_MSR_FIRST + 1) / 8];
+	struct kvm_msr_filter filter = {
+		.flags = KVM_MSR_FILTER_DEFAULT_ALLOW,
+		.ranges[0] = {
+			.flags = KVM_MSR_FILTER_READ | KVM_MSR_FILTER_WRITE,
+			.nmsrs = HV_X64_MSR_LAST - HV_X64_MSR_FIRST + 1,
+			.base = HV_X64_MSR_FIRST,
+			.bitmap = (uint8_t *)deny,
+		},
+		/* Writes only: minivmm must know where the steal-time record is. */
+		.ranges[1] = {
+			.flags = KVM_MSR_FILTER_WRITE,
+			.nmsrs = 1,
+			.base = MSR_KVM_STEAL_TIME,
+			.bitmap = (uint8_t *)deny,
+		},
+	};
+	struct kvm_enable_cap cap = {
+		.cap = KVM_CAP_X86_USER_SPACE_MSR,
+		.args[0] = KVM_MSR_EXIT_REASON_FILTER,
+	};
+
+	if (!vm->kvm.user_msr && vm->cfg.hyperv) {
+		snprintf(err, errlen, "KVM lacks KVM_CAP_X86_USER_SPACE_MSR or KVM_CAP_X86_MSR_FILTER (Linux 5.10+), needed to emulate the Hyper-V MSRs; run with --no-hyperv");
+		return -1;
+	}
+	if (!vm->kvm.user_msr)
+		return 0;	/* steal time then works, but "preempted" is not published */
+	if (ioctl(vm->fd, KVM_ENABLE_CAP, &cap)) {
+		snprintf(err, errlen, "enabling KVM_CAP_X86_USER_SPACE_MSR: %s", strerror(errno));
+		return -1;
+	}
+	if (ioctl(vm->fd, KVM_X86_SET_MSR_FILTER, &filter)) {
+		snprintf(err, errlen, "KVM_X86_SET_MSR_FILTER: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void msr_handle(struct vcpu *v)
+{
+	struct kvm_run *run = v->run;
+	struct hv *hv = v->vm->hv;
+	enum hv_msr_result r = HV_MSR_GP;
+
+	if (run->exit_reason == KVM_EXIT_X86_WRMSR && run->msr.index == MSR_KVM_STEAL_TIME) {
+		run->msr.error = !pvtime_wrmsr(v, run->msr.data);
+		return;
+	}
+	if (run->exit_reason == KVM_EXIT_X86_RDMSR) {
+		uint64_t val = 0;
+
+		if (hv)
+			r = hv_msr_read(hv, v->index, run->msr.index, &val);
+		run->msr.data = val;
+	} else if (hv) {
+		r = hv_msr_write(hv, v->index, run->msr.index, run->msr.data);
+	}
+	run->msr.error = r == HV_MSR_GP;	/* KVM injects the #GP */
+}

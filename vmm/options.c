@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/* Parse and validate minivmm's command line before anything touches KVM. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmm/options.h"
+#include "vmm/version.h"
+
+enum {
+	OPT_HELP = 'h',
+	OPT_CPUS = 'c',
+	OPT_MEM = 'm',
+	OPT_TIMEOUT = 't',
+	OPT_STATS = 's',
+	OPT_JSON = 'j',
+	OPT_ITERS = 'i',
+	OPT_VERSION = 0x100,
+	OPT_HYPERV,
+	OPT_NO_HYPERV,
+	OPT_NO_HV_XMM,
+	OPT_HV_XMM_PATH,
+	OPT_BARE_PIO,
+	OPT_PIN,
+	OPT_KVM,
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "iters", required_argument, NULL, OPT_ITERS },
+	{ "hyperv", no_argument, NULL, OPT_HYPERV },
+	{ "no-hyperv", no_argument, NULL, OPT_NO_HYPERV },
+	{ "no-hv-xmm", no_argument, NULL, OPT_NO_HV_XMM },
+	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
+	{ "bare-pio", no_argument, NULL, OPT_BARE_PIO },
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "kvm", required_argument, NULL, OPT_KVM },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *f)
+{
+	fprintf(f,
+"usage: minivmm [options] PAYLOAD.elf [-- PAYLOAD-ARGS...]\n"
+"\n"
+"Boot an ELF64 payload on /dev/kvm and exit with the status it reports.\n"
+"\n"
+"  -c, --cpus N          vCPUs (default 1; up to what KVM allows, max %u;\n"
+"                        more than host CPUs is allowed: overcommit)\n"
+"  -m, --mem SIZE        guest RAM, bytes or with K/M/G suffix (default 64M;\n"
+"                        %lluM..%lluM, a multiple of 4K)\n"
+"  -t, --timeout SECS    watchdog: stop the run after SECS seconds, dump every\n"
+"                        vCPU's RIP and exit 3 (default: none)\n"
+"  -s, --stats           print per-vCPU exit counts and VMM-side times at exit\n"
+"  -j, --json FILE       write every result record and statistic to FILE\n"
+"  -i, --iters N         iterations per benchmark case (default: per suite)\n"
+"      --hyperv          enable the Hyper-V enlightenments (default)\n"
+"      --no-hyperv       boot without them (no Hyper-V CPUID leaves or MSRs)\n"
+"      --no-hv-xmm       do not advertise XMM-fast hypercall input\n"
+"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'ioctl' (KVM_GET_FPU,\n"
+"                        default) or 'spill' (the hypercall page stores them)\n"
+"      --bare-pio        benchmark mode: port-I/O exits skip all dispatch\n"
+"                        (only the exit port still works)\n"
+"      --kvm PATH        the KVM device (default /dev/kvm)\n"
+"      --pin LIST        pin vCPU threads to host CPUs, e.g. 0,1 or 0-1 or 0,0,0,0;\n"
+"                        vCPU i gets entry i mod length\n"
+"  -h, --help            this text\n"
+"      --version         print the version\n"
+"\n"
+"Exit status: the payload's (0 = its tests passed); 2 = bad option, file or host;\n"
+"3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out.\n",
+		VMM_MAX_VCPUS, (unsigned long long)(MVM_RAM_MIN >> 20),
+		(unsigned long long)(MVM_RAM_MAX >> 20));
+}
+
+static enum options_result fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return OPTIONS_ERROR;
+}
+
+/* "64M", "1G", "4096": bytes; rejects junk, overflow and zero. */
+int options_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned int shift = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && shift)	/* accept "MiB"-ish "Mi" */
+		end++;
+	if (*end == 'B' && shift)
+		end++;
+	if (*end || v == 0 || v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (errno || *end || *out > max)
+		return -1;
+	return 0;
+}
+
+/* "0,1", "0-3", "1,1,1": a list of host CPUs, ranges expanded in order. */
+int options_parse_cpulist(const char *s, int *cpus, unsigned int max, unsigned int *n)
+{
+	char buf[1024], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf) || !*s)
+		return -1;
+	strcpy(buf, s);
+	*n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long lo, hi;
+		char *dash = strchr(tok, '-');
+
+		if (dash)
+			*dash = '\0';
+		if (parse_uint(tok, 4095, &lo))
+			return -1;
+		hi = lo;
+		if (dash && (parse_uint(dash + 1, 4095, &hi) || hi < lo))
+			return -1;
+		for (; lo <= hi; lo++) {
+			if (*n >= max)
+				return -1;
+			cpus[(*n)++] = (int)lo;
+		}
+	}
+	return *n ? 0 : -1;
+}
+
+/* Join payload args with single spaces; refuse rather than truncate. */
+static int join_cmdline(int argc, char **argv, char *out, size_t outlen)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+
+		if (used + len + (i ? 1 : 0) + 1 > outlen)
+			return -1;
+		if (i)
+			out[used++] = ' ';
+		memcpy(out + used, argv[i], len + 1);
+		used += len;
+	}
+	return 0;
+}
+
+static void config_defaults(struct vm_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nr_vcpus = 1;
+	cfg->mem_size = VMM_DEFAULT_MEM;
+	cfg->kvm_path = "/dev/kvm";
+	cfg->hyperv = true;
+	cfg->hv_xmm = true;
+	cfg->xmm_path = XMM_PATH_IOCTL;
+	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
+		cfg->pin[i] = -1;
+}
+
+static enum options_result parse_mem(const char *arg, struct vm_config *cfg,
+				     char *err, size_t errlen)
+{
+	if (options_parse_size(arg, &cfg->mem_size))
+		return fail(err, errlen, "--mem '%s': not a size (e.g. 64M, 1G, 16777216)", arg);
+	if (cfg->mem_size % MVM_PAGE_SIZE)
+		return fail(err, errlen, "--mem %s: not a multiple of 4 KiB", arg);
+	if (cfg->mem_size < MVM_RAM_MIN)
+		return fail(err, errlen, "--mem %s: below the minimum of %llu MiB", arg,
+			    (unsigned long long)(MVM_RAM_MIN >> 20));
+	if (cfg->mem_size > MVM_RAM_MAX)
+		return fail(err, errlen,
+			    "--mem %s: above the maximum of %llu MiB (RAM must end below the MMIO window at 0x%llx)",
+			    arg, (unsigned long long)(MVM_RAM_MAX >> 20),
+			    (unsigned long long)MVM_RAM_MAX);
+	return OPTIONS_OK;
+}
+
+static enum options_result parse_pin(const char *arg, struct vm_config *cfg,
+				     char *err, size_t errlen)
+{
+	int list[VMM_MAX_VCPUS];
+	unsigned int n;
+
+	if (options_parse_cpulist(arg, list, VMM_MAX_VCPUS, &n))
+		return fail(err, errlen, "--pin '%s': not a CPU list (e.g. 0,1 or 0-3 or 0,0,0)", arg);
+	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
+		cfg->pin[i] = list[i % n];
+	cfg->pinned = true;
+	return OPTIONS_OK;
+}
+
+static enum options_result parse_one(int opt, const char *arg, struct vm_config *cfg,
+				     char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	switch (opt) {
+	case OPT_CPUS:
+		if (parse_uint(arg, 1ULL << 20, &v) || v == 0)
+			return fail(err, errlen, "--cpus '%s': need a whole number from 1 to %u",
+				    arg, VMM_MAX_VCPUS);
+		if (v > VMM_MAX_VCPUS)
+			return fail(err, errlen, "--cpus %llu: minivmm supports at most %u vCPUs",
+				    v, VMM_MAX_VCPUS);
+		cfg->nr_vcpus = (unsigned int)v;
+		return OPTIONS_OK;
+	case OPT_MEM:
+		return parse_mem(arg, cfg, err, errlen);
+	case OPT_TIMEOUT:
+		if (parse_uint(arg, 86400, &v) || v == 0)
+			return fail(err, errlen, "--timeout '%s': need seconds from 1 to 86400", arg);
+		cfg->timeout_s = (unsigned int)v;
+		return OPTIONS_OK;
+	case OPT_ITERS:
+		if (parse_uint(arg, 100000000, &v) || v == 0)
+			return fail(err, errlen, "--iters '%s': need a whole number from 1 to 100000000", arg);
+		cfg->iters = (unsigned int)v;
+		return OPTIONS_OK;
+	case OPT_STATS: cfg->stats = true; return OPTIONS_OK;
+	case OPT_JSON: cfg->json_path = arg; return OPTIONS_OK;
+	case OPT_HYPERV: cfg->hyperv = true; return OPTIONS_OK;
+	case OPT_NO_HYPERV: cfg->hyperv = false; return OPTIONS_OK;
+	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
+	case OPT_BARE_PIO: cfg->bare_pio = true; return OPTIONS_OK;
+	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
+	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
+	case OPT_HV_XMM_PATH:
+		if (!strcmp(arg, "ioctl"))
+			cfg->xmm_path = XMM_PATH_IOCTL;
+		else if (!strcmp(arg, "spill"))
+			cfg->xmm_path = XMM_PATH_SPILL;
+		else
+			return fail(err, errlen, "--hv-xmm-path '%s': need 'ioctl' or 'spill'", arg);
+		return OPTIONS_OK;
+	default:
+		return fail(err, errlen, "internal: unhandled option %d", opt);
+	}
+}
+
+enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
+				  char *err, size_t errlen)
+{
+	int opt;
+	enum options_result r;
+
+	config_defaults(cfg);
+	err[0] = '\0';
+	optind = 1;
+	opterr = 0;
+	/* '+': stop at the first non-option, so payload args pass through. */
+	while ((opt = getopt_long(argc, argv, "+:hc:m:t:sj:i:", long_opts, NULL)) != -1) {
+		if (opt == OPT_HELP) {
+			options_usage(stdout);
+			return OPTIONS_EXIT;
+		}
+		if (opt == OPT_VERSION) {
+			printf("minivmm %s\n", vmm_version());
+			return OPTIONS_EXIT;
+		}
+		if (opt == '?')
+			return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+		if (opt == ':')
+			return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		r = parse_one(opt, optarg, cfg, err, errlen);
+		if (r != OPTIONS_OK)
+			return r;
+	}
+	if (optind >= argc)
+		return fail(err, errlen, "no payload given (usage: minivmm [options] PAYLOAD.elf [-- ARGS])");
+	cfg->elf_path = argv[optind++];
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	else if (optind < argc)
+		return fail(err, errlen, "unexpected '%s' after the payload: put payload args after '--'",
+			    argv[optind]);
+	if (join_cmdline(argc - optind, argv + optind, cfg->cmdline, sizeof(cfg->cmdline)))
+		return fail(err, errlen, "payload arguments exceed %d bytes", MVM_CMDLINE_MAX - 1);
+	return OPTIONS_OK;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line options: parsed into struct vm_config, validated up front. */
+#ifndef VMM_OPTIONS_H
+#define VMM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "minivmm/abi.h"
+
+#define VMM_MAX_VCPUS		256	/* APIC IDs stay 8-bit: MSIs reach them */
+#define VMM_DEFAULT_MEM		(64ULL << 20)
+
+enum xmm_path {
+	XMM_PATH_IOCTL = 0,	/* KVM_GET_FPU on every XMM-fast hypercall */
+	XMM_PATH_SPILL = 1,	/* the hypercall page stores XMM0-5 below RSP */
+};
+
+struct vm_config {
+	const char *elf_path;
+	const char *kvm_path;		/* --kvm, default /dev/kvm */
+	unsigned int nr_vcpus;
+	uint64_t mem_size;
+	unsigned int timeout_s;		/* 0: no watchdog */
+	unsigned int iters;		/* 0: each suite's default */
+	bool stats;
+	bool hyperv;
+	bool hv_xmm;			/* advertise XMM-fast input */
+	enum xmm_path xmm_path;
+	bool bare_pio;			/* benchmark mode: skip all dispatch */
+	const char *json_path;
+	int pin[VMM_MAX_VCPUS];		/* host CPU per vCPU, -1 = unpinned */
+	bool pinned;
+	char cmdline[MVM_CMDLINE_MAX];
+};
+
+enum options_result {
+	OPTIONS_OK = 0,
+	OPTIONS_EXIT = 1,		/* --help/--version printed */
+	OPTIONS_ERROR = 2,		/* `err` says what was wrong */
+};
+
+enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
+				  char *err, size_t errlen);
+int options_parse_size(const char *s, uint64_t *out);
+int options_parse_cpulist(const char *s, int *cpus, unsigned int max, unsigned int *n);
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/* End-of-run output: the results table, --stats, and --json. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hv/hv.h"
+#include "vmm/report.h"
+#include "vmm/version.h"
+
+static double cyc_to_ns(const struct vm *vm, double cycles)
+{
+	return vm->tsc_khz ? cycles * 1e6 / (double)vm->tsc_khz : 0;
+}
+
+void report_banner(const struct vm *vm, FILE *f)
+{
+	const struct kvm_host *k = &vm->kvm;
+	bool over = vm->cfg.nr_vcpus > k->host_cpus;
+
+	fprintf(f, "minivmm %s: kvm backend %s, host kernel %s, %s\n", vmm_version(),
+		kvm_backend_name(k->backend), k->kernel, k->cpu_model);
+	fprintf(f, "minivmm: %u vCPU%s on %u host CPU%s%s, %llu MiB, TSC %llu.%03llu MHz, hyperv %s",
+		vm->cfg.nr_vcpus, vm->cfg.nr_vcpus == 1 ? "" : "s", k->host_cpus,
+		k->host_cpus == 1 ? "" : "s", over ? " (overcommitted)" : "",
+		(unsigned long long)(vm->mem.size >> 20), (unsigned long long)(vm->tsc_khz / 1000),
+		(unsigned long long)(vm->tsc_khz % 1000), vm->hv ? "on" : "off");
+	if (vm->hv)
+		fprintf(f, " (xmm input %s, path %s)", vm->cfg.hv_xmm ? "on" : "off",
+			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
+	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
+	fflush(f);
+}
+
+static const char *unit_name(uint32_t unit)
+{
+	return unit == MVM_UNIT_PER_SEC ? "/s" : "cyc";
+}
+
+static void print_row(const struct vm *vm, const struct mvm_result *r, FILE *f)
+{
+	const struct results *res = &vm->results;
+
+	fprintf(f, "%-10s %-28s %-12s %3u %4u %8llu %9llu %9llu %9llu %9llu %9llu %-3s",
+		r->suite, r->name, r->variant, r->cpl, r->nr_vcpus, (unsigned long long)r->iters,
+		(unsigned long long)r->min, (unsigned long long)r->median,
+		(unsigned long long)r->p90, (unsigned long long)r->p99,
+		(unsigned long long)r->mean, unit_name(r->unit));
+	if (r->unit == MVM_UNIT_CYCLES)
+		fprintf(f, " %9.0f", cyc_to_ns(vm, (double)r->median));
+	else
+		fprintf(f, " %9s", "-");
+	if (r->baseline_id && r->baseline_id <= res->n) {
+		const struct mvm_result *b = &res->recs[r->baseline_id - 1];
+
+		if (b->median)
+			fprintf(f, "  %.2fx %s", (double)r->median / (double)b->median, b->name);
+	}
+	fputc('\n', f);
+}
+
+void report_results(const struct vm *vm, FILE *f)
+{
+	const struct results *res = &vm->results;
+	const char *suite = "";
+
+	if (!res->n)
+		return;
+	fprintf(f, "\nresults (backend %s, %u vCPUs, TSC %llu kHz; cycles are guest TSC, empty loop subtracted)\n",
+		kvm_backend_name(vm->kvm.backend), vm->cfg.nr_vcpus, (unsigned long long)vm->tsc_khz);
+	for (size_t i = 0; i < res->n; i++) {
+		const struct mvm_result *r = &res->recs[i];
+
+		if (strcmp(suite, r->suite)) {
+			suite = r->suite;
+			fprintf(f, "%-10s %-28s %-12s %3s %4s %8s %9s %9s %9s %9s %9s %-3s %9s  %s\n",
+				"suite", "case", "variant", "cpl", "cpus", "iters", "min", "median",
+				"p90", "p99", "mean", "", "median-ns", "ratio (median)");
+		}
+		print_row(vm, r, f);
+	}
+	if (res->rejected)
+		fprintf(f, "%llu record(s) rejected (see messages above)\n",
+			(unsigned long long)res->rejected);
+}
+
+static void sum_stats(const struct vm *vm, struct vcpu_stats *all)
+{
+	memset(all, 0, sizeof(*all));
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		const struct vcpu_stats *s = &vm->vcpus[i].stats;
+
+		for (unsigned int k = 0; k < STATS_KINDS; k++)
+			lat_merge(&all->kind[k], &s->kind[k]);
+		for (unsigned int c = 0; c < STATS_HCALL_SLOTS; c++)
+			for (unsigned int e = 0; e < HV_ENC_COUNT; e++) {
+				const struct hcall_stats *src = &s->hcall[c][e];
+				struct hcall_stats *dst = &all->hcall[c][e];
+
+				lat_merge(&dst->lat, &src->lat);
+				dst->ud += src->ud;
+				for (unsigned int st = 0; st < 16; st++)
+					dst->status[st] += src->status[st];
+			}
+	}
+}
+
+static void print_lat(const struct vm *vm, FILE *f, const char *name, const struct lat_hist *h)
+{
+	fprintf(f, "  %-40s %9llu %8.0f %8.0f %8.0f %8.0f\n", name, (unsigned long long)h->count,
+		cyc_to_ns(vm, (double)h->min), cyc_to_ns(vm, (double)lat_percentile(h, 50)),
+		cyc_to_ns(vm, (double)h->sum / (double)h->count), cyc_to_ns(vm, (double)h->max));
+}
+
+static void print_pvtime(const struct vm *vm, FILE *f, const struct vcpu *v)
+{
+	int64_t steal = pvtime_steal_ns(v);
+
+	if (steal < 0)
+		fprintf(f, " steal=off");
+	else
+		fprintf(f, " steal=%.3fms", (double)steal / 1e6);
+	fprintf(f, " preempted-episodes=%llu held=%.3fms\n", (unsigned long long)v->pv.episodes,
+		cyc_to_ns(vm, (double)v->pv.held_cycles) / 1e6);
+}
+
+static void print_exit_counts(const struct vm *vm, FILE *f)
+{
+	fprintf(f, "\nexits per vCPU:\n");
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		const struct vcpu_stats *s = &vm->vcpus[i].stats;
+
+		fprintf(f, "  vCPU %u:", i);
+		for (unsigned int r = 0; r < STATS_EXIT_REASONS; r++)
+			if (s->exits[r])
+				fprintf(f, " %s=%llu", stats_exit_name(r), (unsigned long long)s->exits[r]);
+		fprintf(f, " flushes=%llu", (unsigned long long)s->flushes_done);
+		print_pvtime(vm, f, &vm->vcpus[i]);
+	}
+	fprintf(f, "  unclaimed port/MMIO accesses: %llu\n",
+		(unsigned long long)atomic_load(&vm->bus.unclaimed));
+}
+
+void report_stats(const struct vm *vm, FILE *f)
+{
+	struct vcpu_stats *all = calloc(1, sizeof(*all));
+	char name[64];
+
+	if (!all)
+		return;
+	sum_stats(vm, all);
+	print_exit_counts(vm, f);
+	fprintf(f, "\nVMM-side time per user-space exit (KVM_RUN return to re-entry, host TSC):\n");
+	fprintf(f, "  %-40s %9s %8s %8s %8s %8s\n", "kind", "count", "min-ns", "med-ns", "mean-ns", "max-ns");
+	for (unsigned int k = 0; k < STATS_KINDS; k++)
+		if (all->kind[k].count)
+			print_lat(vm, f, stats_kind_name(k), &all->kind[k]);
+	for (unsigned int c = 0; c < STATS_HCALL_SLOTS; c++)
+		for (unsigned int e = 0; e < HV_ENC_COUNT; e++) {
+			const struct hcall_stats *h = &all->hcall[c][e];
+			const char *cn = hv_call_name(stats_hcall_slot_code(c));
+
+			if (!h->lat.count)
+				continue;
+			snprintf(name, sizeof(name), "hv %s/%s", cn ? cn : "other", hv_encoding_name(e));
+			print_lat(vm, f, name, &h->lat);
+			fprintf(f, "  %-40s success=%llu invalid-input=%llu alignment=%llu other=%llu #UD=%llu\n", "",
+				(unsigned long long)h->status[0], (unsigned long long)h->status[3],
+				(unsigned long long)h->status[4],
+				(unsigned long long)(h->lat.count - h->status[0] - h->status[3] - h->status[4] - h->ud),
+				(unsigned long long)h->ud);
+		}
+	free(all);
+}
+
+static json_t *lat_json(const struct vm *vm, const struct lat_hist *h)
+{
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "count", (json_int_t)h->count,
+			 "min_ns", cyc_to_ns(vm, (double)h->min),
+			 "median_ns", cyc_to_ns(vm, (double)lat_percentile(h, 50)),
+			 "p99_ns", cyc_to_ns(vm, (double)lat_percentile(h, 99)),
+			 "mean_ns", h->count ? cyc_to_ns(vm, (double)h->sum / (double)h->count) : 0.0,
+			 "max_ns", cyc_to_ns(vm, (double)h->max));
+}
+
+static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}",
+			 "suite", r->suite, "case", r->name, "variant", r->variant,
+			 "cpl", (int)r->cpl, "vcpus", (int)r->nr_vcpus, "targets", (int)r->targets,
+			 "unit", r->unit == MVM_UNIT_PER_SEC ? "per_second" : "cycles",
+			 "iters", (json_int_t)r->iters, "min", (json_int_t)r->min,
+			 "median", (json_int_t)r->median, "p90", (json_int_t)r->p90,
+			 "p99", (json_int_t)r->p99, "max", (json_int_t)r->max,
+			 "mean", (json_int_t)r->mean, "overhead", (json_int_t)r->overhead,
+			 "median_ns", r->unit == MVM_UNIT_CYCLES ? cyc_to_ns(vm, (double)r->median) : 0.0,
+			 "baseline", (json_int_t)r->baseline_id);
+}
+
+static json_t *env_json(const struct vm *vm)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s}",
+			 "minivmm", vmm_version(), "backend", kvm_backend_name(vm->kvm.backend),
+			 "host_kernel", vm->kvm.kernel, "cpu_model", vm->kvm.cpu_model,
+			 "tsc_khz", (json_int_t)vm->tsc_khz, "vcpus", (int)vm->cfg.nr_vcpus,
+			 "host_cpus", (int)vm->kvm.host_cpus,
+			 "overcommitted", vm->cfg.nr_vcpus > vm->kvm.host_cpus,
+			 "mem_bytes", (json_int_t)vm->mem.size, "hyperv", vm->hv != NULL,
+			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
+}
+
+static json_t *vcpus_json(const struct vm *vm)
+{
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		const struct vcpu *v = &vm->vcpus[i];
+		int64_t steal = pvtime_steal_ns(v);
+		json_t *exits = json_object();
+
+		for (unsigned int r = 0; r < STATS_EXIT_REASONS; r++)
+			if (v->stats.exits[r])
+				json_object_set_new(exits, stats_exit_name(r),
+						    json_integer((json_int_t)v->stats.exits[r]));
+		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:I, s:f, s:I}",
+			"vcpu", (int)i, "exits", exits,
+			"steal_ns", steal < 0 ? json_null() : json_integer(steal),
+			"preempted_episodes", (json_int_t)v->pv.episodes,
+			"held_ms", cyc_to_ns(vm, (double)v->pv.held_cycles) / 1e6,
+			"flushes", (json_int_t)v->stats.flushes_done));
+	}
+	return a;
+}
+
+static json_t *vmm_json(const struct vm *vm)
+{
+	struct vcpu_stats *all = calloc(1, sizeof(*all));
+	json_t *o = json_object(), *hc = json_array();
+
+	if (!all)
+		return o;
+	sum_stats(vm, all);
+	for (unsigned int k = 0; k < STATS_KINDS; k++)
+		if (all->kind[k].count)
+			json_object_set_new(o, stats_kind_name(k), lat_json(vm, &all->kind[k]));
+	for (unsigned int c = 0; c < STATS_HCALL_SLOTS; c++)
+		for (unsigned int e = 0; e < HV_ENC_COUNT; e++) {
+			const struct hcall_stats *h = &all->hcall[c][e];
+			const char *cn = hv_call_name(stats_hcall_slot_code(c));
+			json_t *row;
+
+			if (!h->lat.count)
+				continue;
+			row = lat_json(vm, &h->lat);
+			json_object_set_new(row, "call", json_string(cn ? cn : "other"));
+			json_object_set_new(row, "encoding", json_string(hv_encoding_name(e)));
+			json_object_set_new(row, "success", json_integer((json_int_t)h->status[0]));
+			json_object_set_new(row, "ud", json_integer((json_int_t)h->ud));
+			json_array_append_new(hc, row);
+		}
+	json_object_set_new(o, "hypercalls", hc);
+	json_object_set_new(o, "vcpus", vcpus_json(vm));
+	free(all);
+	return o;
+}
+
+int report_json(const struct vm *vm, const char *path, int exit_status)
+{
+	json_t *root = json_object(), *recs = json_array();
+	int ret;
+
+	for (size_t i = 0; i < vm->results.n; i++)
+		json_array_append_new(recs, record_json(vm, &vm->results.recs[i]));
+	json_object_set_new(root, "environment", env_json(vm));
+	json_object_set_new(root, "results", recs);
+	json_object_set_new(root, "vmm", vmm_json(vm));
+	json_object_set_new(root, "exit_status", json_integer(exit_status));
+	json_object_set_new(root, "rejected_records", json_integer((json_int_t)vm->results.rejected));
+	ret = json_dump_file(root, path, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (ret)
+		fprintf(stderr, "minivmm: cannot write %s: %s\n", path, strerror(errno));
+	json_decref(root);
+	return ret ? -1 : 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Measurement records the guest hands over through MVM_PORT_RESULTS. */
+#ifndef VMM_RESULTS_H
+#define VMM_RESULTS_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "minivmm/abi.h"
+
+struct results {
+	pthread_mutex_t lock;
+	struct mvm_result *recs;
+	size_t n, cap;
+	uint64_t rejected;
+};
+
+void results_init(struct results *res);
+void results_free(struct results *res);
+/* Validate a record the guest wrote; -1 with `why` if it is malformed. */
+int results_validate(const struct mvm_result *r, char *why, size_t whylen);
+/* Append a copy; -1 when out of memory. */
+int results_add(struct results *res, const struct mvm_result *r);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * VMM-side statistics: exit counts per reason and the time minivmm spends
+ * on each kind of user-space exit (KVM_RUN return to re-entry), kept per
+ * vCPU without locks and summed at the end.
+ */
+#ifndef VMM_STATS_H
+#define VMM_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hv/hv.h"
+
+#define STATS_EXIT_REASONS	64
+#define LAT_BUCKETS		592	/* log-linear, 16 per power of two, to 2^40 */
+
+/* A latency distribution in host TSC cycles. */
+struct lat_hist {
+	uint64_t count, min, max, sum;
+	uint32_t bucket[LAT_BUCKETS];
+};
+
+enum stats_kind {
+	STATS_PIO_NULL = 0,	/* MVM_PORT_NULL: dispatch and nothing else */
+	STATS_PIO_OTHER,
+	STATS_MMIO_NULL,
+	STATS_MMIO_OTHER,
+	STATS_MSR,
+	STATS_HCALL,		/* all hypercalls, whatever the code */
+	STATS_INTR,		/* KVM_RUN interrupted by a kick */
+	STATS_KINDS
+};
+
+/* The six implemented calls get a row each; everything else shares one. */
+#define STATS_HCALL_SLOTS	7
+
+struct hcall_stats {
+	struct lat_hist lat;
+	uint64_t status[16];	/* by HV status code; larger codes land in 15 */
+	uint64_t ud;		/* #UD injected */
+};
+
+struct vcpu_stats {
+	uint64_t exits[STATS_EXIT_REASONS];
+	uint64_t exits_other;
+	struct lat_hist kind[STATS_KINDS];
+	struct hcall_stats hcall[STATS_HCALL_SLOTS][HV_ENC_COUNT];
+	uint64_t flushes_done;	/* TLB flushes this vCPU performed on request */
+	uint64_t kicks_sent;
+};
+
+struct vm_stats {
+	uint64_t start_tsc;
+};
+
+void lat_record(struct lat_hist *h, uint64_t cycles);
+void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
+/* Percentile (0..100) estimated from the histogram: upper edge of its bucket. */
+uint64_t lat_percentile(const struct lat_hist *h, unsigned int pct);
+const char *stats_kind_name(enum stats_kind k);
+const char *stats_exit_name(unsigned int reason);
+unsigned int stats_hcall_slot(uint16_t code);
+uint16_t stats_hcall_slot_code(unsigned int slot);	/* 0 for "other" */
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* vCPU threads: the KVM_RUN loop, exit dispatch, kicks and requests. */
+#ifndef VMM_VCPU_H
+#define VMM_VCPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vmm/vm.h"
+
+int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, size_t errlen);
+int vcpu_start(struct vcpu *v, char *err, size_t errlen);
+void vcpu_destroy(struct vcpu *v);
+
+/* Post a request and, if the vCPU is inside KVM_RUN, kick it out. */
+void vcpu_request(struct vcpu *v, unsigned int req);
+/* Make the vCPU flush its guest TLB before it runs guest code again; wait if needed. */
+void vcpu_flush_tlb_begin(struct vcpu *v, unsigned int *ticket, bool *must_wait);
+void vcpu_flush_tlb_wait(struct vcpu *v, unsigned int ticket);
+
+/* Hold v out of guest mode for `us` microseconds; returns once the hold began. */
+int vcpu_pause(struct vcpu *v, unsigned int us);
+
+/* Print a crash report for this vCPU (from its own thread) and stop the VM with 3. */
+void vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One-line or full register dump to stderr. */
+void vcpu_dump(struct vcpu *v, bool full);
+
+/* Inject an exception (vector, optional error code) before the next entry. */
+int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
+
+static inline uint64_t vcpu_rdtsc(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+
+#endif

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/* Build the VM from a config, run its vCPUs, tear it all down again. */
+#include <errno.h>
+#include <asm/kvm_para.h>
+#include <linux/kvm.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hv/hv.h"
+#include "vmm/dev/devices.h"
+#include "vmm/hvhost.h"
+#include "vmm/loader.h"
+#include "vmm/msr.h"
+#include "vmm/vcpu.h"
+#include "vmm/vm.h"
+#include "vmm/x86.h"
+
+#define VMX_TSS_GPA	0xfffbd000ULL	/* three pages KVM/VMX needs, above RAM */
+#define WAKE_SIGNAL	SIGUSR2
+#define STOP_GRACE_S	2
+
+static int fail(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", what, strerror(errno));
+	return -1;
+}
+
+/* A vmcall/vmmcall must #UD, not be "fixed up" into the other (and hang). */
+static void disable_hypercall_quirk(struct vm *vm)
+{
+	struct kvm_enable_cap cap = { .cap = KVM_CAP_DISABLE_QUIRKS2 };
+	int quirks = vm->kvm.quirks2 ? kvm_check(&vm->kvm, KVM_CAP_DISABLE_QUIRKS2) : 0;
+
+	if (!(quirks & KVM_X86_QUIRK_FIX_HYPERCALL_INSN))
+		return;
+	cap.args[0] = KVM_X86_QUIRK_FIX_HYPERCALL_INSN;
+	vm->hypercall_quirk_off = ioctl(vm->fd, KVM_ENABLE_CAP, &cap) == 0;
+}
+
+static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
+{
+	struct kvm_userspace_memory_region slot;
+	int sync = KVM_SYNC_X86_REGS | KVM_SYNC_X86_SREGS;
+
+	if (vm->cfg.nr_vcpus > vm->kvm.max_vcpus) {
+		snprintf(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs",
+			 vm->cfg.nr_vcpus, vm->kvm.max_vcpus);
+		return -1;
+	}
+	if ((vm->kvm.sync_regs & sync) != sync) {
+		snprintf(err, errlen, "KVM lacks KVM_CAP_SYNC_REGS for registers and sregs (Linux 4.16+)");
+		return -1;
+	}
+	vm->sync_regs = sync;
+	vm->fd = ioctl(vm->kvm.fd, KVM_CREATE_VM, 0);
+	if (vm->fd < 0)
+		return fail(err, errlen, "KVM_CREATE_VM");
+	if (ioctl(vm->fd, KVM_SET_TSS_ADDR, VMX_TSS_GPA) && vm->kvm.backend == MVM_BACKEND_VMX)
+		return fail(err, errlen, "KVM_SET_TSS_ADDR");
+	if (ioctl(vm->fd, KVM_CREATE_IRQCHIP, 0))
+		return fail(err, errlen, "KVM_CREATE_IRQCHIP");
+	disable_hypercall_quirk(vm);
+	slot = (struct kvm_userspace_memory_region){
+		.slot = 0,
+		.guest_phys_addr = 0,
+		.memory_size = vm->mem.size,
+		.userspace_addr = (uintptr_t)vm->mem.host,
+	};
+	if (ioctl(vm->fd, KVM_SET_USER_MEMORY_REGION, &slot))
+		return fail(err, errlen, "KVM_SET_USER_MEMORY_REGION");
+	return 0;
+}
+
+static void fill_bootinfo(struct vm *vm, uint64_t image_end)
+{
+	struct mvm_bootinfo *bi = mem_gpa_to_host(&vm->mem, MVM_BOOTINFO_GPA, sizeof(*bi));
+
+	memset(bi, 0, sizeof(*bi));
+	bi->magic = MVM_BOOTINFO_MAGIC;
+	bi->abi_version = MVM_ABI_VERSION;
+	bi->size = sizeof(*bi);
+	bi->nr_vcpus = vm->cfg.nr_vcpus;
+	bi->backend = vm->kvm.backend;
+	bi->ram_size = vm->mem.size;
+	bi->tsc_khz = vm->tsc_khz;
+	bi->free_gpa = (image_end + MVM_PAGE_SIZE - 1) & ~(MVM_PAGE_SIZE - 1);
+	bi->host_cpus = vm->kvm.host_cpus;
+	bi->iters = vm->cfg.iters;
+	if (vm->hv) {
+		bi->features |= MVM_F_HYPERV;
+		if (vm->cfg.hv_xmm)
+			bi->features |= MVM_F_HV_XMM_INPUT;
+		if (vm->cfg.xmm_path == XMM_PATH_SPILL)
+			bi->features |= MVM_F_HV_XMM_SPILL;
+	}
+	if (vm->cfg.nr_vcpus > vm->kvm.host_cpus)
+		bi->features |= MVM_F_OVERCOMMIT;
+	if (x86_cpuid_kvm_features(vm->cpuid, vm->hv != NULL) & (1u << KVM_FEATURE_STEAL_TIME) &&
+	    vm->kvm.user_msr)
+		bi->features |= MVM_F_PVTIME;
+	bi->cmdline_len = strlen(vm->cfg.cmdline);
+	memcpy(bi->cmdline, vm->cfg.cmdline, bi->cmdline_len + 1);
+}
+
+static int register_devices(struct vm *vm, char *err, size_t errlen)
+{
+	if (console_register(vm) || exit_dev_register(vm) || results_dev_register(vm) ||
+	    null_dev_register(vm)) {
+		snprintf(err, errlen, "device ranges overlap (a bug in minivmm)");
+		return -1;
+	}
+	if (vm->cfg.hyperv && hvhost_create(vm, err, errlen))
+		return -1;
+	if (ctrl_dev_register(vm)) {
+		snprintf(err, errlen, "device ranges overlap (a bug in minivmm)");
+		return -1;
+	}
+	/* Always filter the Hyper-V MSRs where KVM can, so --no-hyperv really #GPs. */
+	return msr_setup(vm, err, errlen);
+}
+
+static int create_vcpus(struct vm *vm, char *err, size_t errlen)
+{
+	int khz;
+
+	vm->vcpus = calloc(vm->cfg.nr_vcpus, sizeof(*vm->vcpus));
+	if (!vm->vcpus) {
+		snprintf(err, errlen, "out of memory for %u vCPUs", vm->cfg.nr_vcpus);
+		return -1;
+	}
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
+		vm->vcpus[i].fd = -1;
+	vm->cpuid = x86_cpuid_build(vm->kvm.fd, vm->hv, err, errlen);
+	if (!vm->cpuid)
+		return -1;
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
+		if (vcpu_create(vm, &vm->vcpus[i], i, err, errlen))
+			return -1;
+	khz = ioctl(vm->vcpus[0].fd, KVM_GET_TSC_KHZ, 0);
+	if (khz <= 0)
+		return fail(err, errlen, "KVM_GET_TSC_KHZ");
+	vm->tsc_khz = (uint64_t)khz;
+	return 0;
+}
+
+int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen)
+{
+	struct load_info info;
+
+	memset(vm, 0, sizeof(*vm));
+	vm->cfg = *cfg;
+	vm->fd = -1;
+	vm->kvm.fd = -1;
+	vm->main_thread = pthread_self();
+	pthread_mutex_init(&vm->out_lock, NULL);
+	bus_init(&vm->bus);
+	results_init(&vm->results);
+	/* The payload first: a bad file is reported even on a host without KVM. */
+	if (mem_init(&vm->mem, vm->cfg.mem_size, err, errlen))
+		return -1;
+	if (loader_load_file(cfg->elf_path, &vm->mem, &info, err, errlen))
+		return -1;
+	if (kvm_open(&vm->kvm, cfg->kvm_path, err, errlen))
+		return -1;
+	if (setup_kvm_vm(vm, err, errlen))
+		return -1;
+	vm->entry = info.entry;
+	if (x86_setup_memory(&vm->mem)) {
+		snprintf(err, errlen, "guest RAM too small for the boot tables");
+		return -1;
+	}
+	if (register_devices(vm, err, errlen) || create_vcpus(vm, err, errlen))
+		return -1;
+	fill_bootinfo(vm, info.image_end);
+	return 0;
+}
+
+void vm_request_stop(struct vm *vm, int status)
+{
+	bool expected = false;
+
+	if (!atomic_compare_exchange_strong(&vm->stopping, &expected, true))
+		return;
+	atomic_store(&vm->exit_status, status);
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
+		vcpu_request(&vm->vcpus[i], VCPU_REQ_STOP);
+	pthread_kill(vm->main_thread, WAKE_SIGNAL);
+}
+
+static void block_signals(sigset_t *waitset)
+{
+	sigset_t all;
+
+	sigemptyset(waitset);
+	sigaddset(waitset, SIGINT);
+	sigaddset(waitset, SIGTERM);
+	sigaddset(waitset, WAKE_SIGNAL);
+	/* vCPU threads inherit this: only KVM_RUN lets the kick through. */
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGABRT);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+}
+
+static void say(struct vm *vm, const char *fmt, const char *arg, unsigned int n)
+{
+	pthread_mutex_lock(&vm->out_lock);
+	fprintf(stderr, fmt, arg, n);
+	fflush(stderr);
+	pthread_mutex_unlock(&vm->out_lock);
+}
+
+/* Wait for a stop, a signal or the watchdog; returns once stopping is set. */
+static void wait_for_stop(struct vm *vm, const sigset_t *waitset)
+{
+	struct timespec deadline, now, left;
+	bool watchdog = vm->cfg.timeout_s > 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += vm->cfg.timeout_s;
+	while (!atomic_load(&vm->stopping)) {
+		int sig;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = deadline.tv_sec - now.tv_sec;
+		left.tv_nsec = deadline.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (watchdog && left.tv_sec < 0) {
+			say(vm, "minivmm: %s: no exit after %u s; stopping, RIPs follow\n",
+			    "timeout", vm->cfg.timeout_s);
+			for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
+				vcpu_request(&vm->vcpus[i], VCPU_REQ_DUMP);
+			vm_request_stop(vm, 3);
+			break;
+		}
+		sig = watchdog ? sigtimedwait(waitset, NULL, &left) : sigwaitinfo(waitset, NULL);
+		if (sig == SIGINT || sig == SIGTERM) {
+			say(vm, "minivmm: %s (signal %u): stopping all vCPUs\n",
+			    sig == SIGINT ? "interrupted" : "terminated", (unsigned int)sig);
+			vm_request_stop(vm, 128 + sig);
+		}
+	}
+}
+
+/* Join every vCPU thread, but never wait for ever on one stuck in KVM. */
+static bool join_vcpus(struct vm *vm)
+{
+	struct timespec limit;
+	bool all = true;
+
+	clock_gettime(CLOCK_REALTIME, &limit);
+	limit.tv_sec += STOP_GRACE_S;
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		struct vcpu *v = &vm->vcpus[i];
+
+		if (!v->started)
+			continue;
+		if (pthread_timedjoin_np(v->thread, NULL, &limit)) {
+			say(vm, "minivmm: %s %u did not stop within the grace period\n", "vCPU", i);
+			all = false;
+			continue;
+		}
+		v->started = false;
+		console_flush(v);
+	}
+	return all;
+}
+
+int vm_run(struct vm *vm)
+{
+	sigset_t waitset;
+	char err[256];
+
+	vm->main_thread = pthread_self();
+	block_signals(&waitset);
+	vm->stats.start_tsc = vcpu_rdtsc();
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		if (vcpu_start(&vm->vcpus[i], err, sizeof(err))) {
+			fprintf(stderr, "minivmm: %s\n", err);
+			vm_request_stop(vm, 2);
+			break;
+		}
+	}
+	wait_for_stop(vm, &waitset);
+	vm->stuck = !join_vcpus(vm);
+	return atomic_load(&vm->exit_status);
+}
+
+void vm_destroy(struct vm *vm)
+{
+	/* A thread still inside KVM_RUN owns its vCPU: leave it to exit(). */
+	if (vm->stuck)
+		return;
+	for (unsigned int i = 0; vm->vcpus && i < vm->cfg.nr_vcpus; i++)
+		vcpu_destroy(&vm->vcpus[i]);
+	free(vm->vcpus);
+	free(vm->cpuid);
+	if (vm->hv)
+		hv_destroy(vm->hv);
+	if (vm->fd >= 0)
+		close(vm->fd);
+	mem_free(&vm->mem);
+	kvm_close(&vm->kvm);
+	results_free(&vm->results);
+	bus_destroy(&vm->bus);
+	pthread_mutex_destroy(&vm->out_lock);
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <linux/kvm.h>
+#include <asm/kvm_para.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "hv/hv.h"
+#include "minivmm/abi.h"
+#include "vmm/x86.h"
+
+#define PTE_P		0x001ULL
+#define PTE_RW		0x002ULL
+#define PTE_US		0x004ULL
+#define PTE_PS		0x080ULL
+#define PTE_ADDR	0x000ffffffffff000ULL
+#define PTE_FLAGS	(PTE_P | PTE_RW | PTE_US)	/* U/S: CPL3 may run anything */
+
+#define PDPT_GPA	(MVM_PML4_GPA + 0x1000)
+#define PT0_GPA		(MVM_PML4_GPA + 0x2000)
+#define PD_GPA(i)	(MVM_PML4_GPA + 0x3000 + (uint64_t)(i) * 0x1000)
+#define NR_PDS		(MVM_IDMAP_END >> 30)
+
+#define TSS_GPA		(MVM_GDT_GPA + 0x100)
+#define TSS_LIMIT	0x67
+#define BOOT_TR		0x18
+
+/* Boot GDT: null, 64-bit code, data, a 16-byte TSS descriptor. */
+static void setup_gdt(struct guest_mem *mem)
+{
+	uint64_t *gdt = mem_gpa_to_host(mem, MVM_GDT_GPA, 5 * 8);
+	uint64_t tss = TSS_GPA;
+
+	gdt[0] = 0;
+	gdt[1] = 0x00af9b000000ffffULL;	/* P, DPL0, code exec/read, L */
+	gdt[2] = 0x00cf93000000ffffULL;	/* P, DPL0, data read/write, 4 GiB */
+	gdt[3] = TSS_LIMIT | ((tss & 0xffffff) << 16) | (0x89ULL << 40) |
+		 ((tss >> 24 & 0xff) << 56);
+	gdt[4] = tss >> 32;
+}
+
+static void setup_page_tables(struct guest_mem *mem)
+{
+	uint64_t *pml4 = mem_gpa_to_host(mem, MVM_PML4_GPA, 0x1000);
+	uint64_t *pdpt = mem_gpa_to_host(mem, PDPT_GPA, 0x1000);
+	uint64_t *pt0 = mem_gpa_to_host(mem, PT0_GPA, 0x1000);
+
+	memset(pml4, 0, 0x1000);
+	memset(pdpt, 0, 0x1000);
+	pml4[0] = PDPT_GPA | PTE_FLAGS;
+	for (uint64_t i = 0; i < NR_PDS; i++) {
+		uint64_t *pd = mem_gpa_to_host(mem, PD_GPA(i), 0x1000);
+
+		pdpt[i] = PD_GPA(i) | PTE_FLAGS;
+		for (uint64_t j = 0; j < 512; j++)
+			pd[j] = ((i << 30) + (j << 21)) | PTE_FLAGS | PTE_PS;
+	}
+	/* The first 2 MiB in 4 KiB pages so that page 0 can stay unmapped. */
+	pt0[0] = 0;
+	for (uint64_t j = 1; j < 512; j++)
+		pt0[j] = (j << 12) | PTE_FLAGS;
+	((uint64_t *)mem_gpa_to_host(mem, PD_GPA(0), 8))[0] = PT0_GPA | PTE_FLAGS;
+}
+
+int x86_setup_memory(struct guest_mem *mem)
+{
+	_Static_assert(PD_GPA(NR_PDS) <= MVM_RESERVED_END, "page tables overflow the reserved area");
+	if (mem->size < MVM_RESERVED_END)
+		return -1;
+	setup_gdt(mem);
+	setup_page_tables(mem);
+	return 0;
+}
+
+static void set_seg(struct kvm_segment *s, uint16_t sel, uint8_t type, bool code)
+{
+	memset(s, 0, sizeof(*s));
+	s->selector = sel;
+	s->limit = 0xffffffff;
+	s->type = type;
+	s->present = 1;
+	s->s = 1;
+	s->g = 1;
+	s->l = code;
+	s->db = !code;
+}
+
+static void boot_sregs(struct kvm_sregs *sr)
+{
+	set_seg(&sr->cs, MVM_BOOT_CS, 11, true);
+	set_seg(&sr->ds, MVM_BOOT_DS, 3, false);
+	sr->es = sr->fs = sr->gs = sr->ss = sr->ds;
+	memset(&sr->tr, 0, sizeof(sr->tr));
+	sr->tr.selector = BOOT_TR;
+	sr->tr.base = TSS_GPA;
+	sr->tr.limit = TSS_LIMIT;
+	sr->tr.type = 11;		/* busy 64-bit TSS */
+	sr->tr.present = 1;
+	memset(&sr->ldt, 0, sizeof(sr->ldt));
+	sr->ldt.type = 2;
+	sr->ldt.unusable = 1;
+	sr->gdt.base = MVM_GDT_GPA;
+	sr->gdt.limit = 5 * 8 - 1;
+	sr->idt.base = 0;
+	sr->idt.limit = 0;		/* no IDT until the payload loads one */
+	sr->cr0 = X86_CR0_BOOT;
+	sr->cr3 = MVM_PML4_GPA;
+	sr->cr4 = X86_CR4_BOOT;
+	sr->efer = X86_EFER_BOOT;
+}
+
+int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, size_t errlen)
+{
+	struct kvm_sregs sr;
+	struct kvm_regs regs;
+	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
+
+	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr)) {
+		snprintf(err, errlen, "vCPU %u: KVM_GET_SREGS: %s", index, strerror(errno));
+		return -1;
+	}
+	boot_sregs(&sr);
+	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr)) {
+		snprintf(err, errlen, "vCPU %u: KVM_SET_SREGS (64-bit boot state): %s", index,
+			 strerror(errno));
+		return -1;
+	}
+	memset(&regs, 0, sizeof(regs));
+	regs.rip = entry;
+	regs.rdi = index;
+	regs.rsi = MVM_BOOTINFO_GPA;
+	regs.rflags = 0x2;
+	if (ioctl(vcpu_fd, KVM_SET_REGS, &regs)) {
+		snprintf(err, errlen, "vCPU %u: KVM_SET_REGS: %s", index, strerror(errno));
+		return -1;
+	}
+	/* With an in-kernel LAPIC, APs would otherwise wait for INIT/SIPI. */
+	if (ioctl(vcpu_fd, KVM_SET_MP_STATE, &mp)) {
+		snprintf(err, errlen, "vCPU %u: KVM_SET_MP_STATE: %s", index, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Paravirt features that need no in-kernel hypercall (those hang on some hosts). */
+#define KVM_PV_FEATURES_OFFERED ((1u << KVM_FEATURE_CLOCKSOURCE) | \
+				 (1u << KVM_FEATURE_NOP_IO_DELAY) | \
+				 (1u << KVM_FEATURE_CLOCKSOURCE2) | \
+				 (1u << KVM_FEATURE_STEAL_TIME) | \
+				 (1u << KVM_FEATURE_PV_EOI) | \
+				 (1u << KVM_FEATURE_PV_TLB_FLUSH) | \
+				 (1u << KVM_FEATURE_CLOCKSOURCE_STABLE_BIT))
+#define KVM_LEAVES_WITH_HV	0x40000100u	/* where QEMU moves them too */
+
+static struct kvm_cpuid2 *get_supported(int kvm_fd, char *err, size_t errlen)
+{
+	for (unsigned int n = 128; n <= 4096; n *= 2) {
+		struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + (n + 16) * sizeof(c->entries[0]));
+
+		if (!c)
+			break;
+		c->nent = n;
+		if (!ioctl(kvm_fd, KVM_GET_SUPPORTED_CPUID, c))
+			return c;
+		free(c);
+		if (errno != E2BIG) {
+			snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(errno));
+			return NULL;
+		}
+	}
+	snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: table too large or out of memory");
+	return NULL;
+}
+
+static struct kvm_cpuid_entry2 *add_leaf(struct kvm_cpuid2 *c, uint32_t fn)
+{
+	struct kvm_cpuid_entry2 *e = &c->entries[c->nent++];
+
+	memset(e, 0, sizeof(*e));
+	e->function = fn;
+	return e;
+}
+
+/* Move KVM's leaves behind the Hyper-V ones and offer only safe PV features. */
+static void place_kvm_leaves(struct kvm_cpuid2 *c, uint32_t base)
+{
+	for (unsigned int i = 0; i < c->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &c->entries[i];
+
+		if (e->function == KVM_CPUID_SIGNATURE) {
+			e->function = base;
+			e->eax = base + 1;
+		} else if (e->function == KVM_CPUID_FEATURES) {
+			e->function = base + 1;
+			e->eax &= KVM_PV_FEATURES_OFFERED;
+		}
+	}
+}
+
+struct kvm_cpuid2 *x86_cpuid_build(int kvm_fd, const struct hv *hv, char *err, size_t errlen)
+{
+	struct kvm_cpuid2 *c = get_supported(kvm_fd, err, errlen);
+	struct hv_cpuid_leaf hl[16];
+	size_t n;
+
+	if (!c)
+		return NULL;
+	for (unsigned int i = 0; i < c->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &c->entries[i];
+
+		if (e->function == 1)
+			e->ecx |= 1u << 31;	/* hypervisor present */
+	}
+	place_kvm_leaves(c, hv ? KVM_LEAVES_WITH_HV : KVM_CPUID_SIGNATURE);
+	if (!hv)
+		return c;
+	n = hv_cpuid_leaves(hv, hl, sizeof(hl) / sizeof(hl[0]));
+	for (size_t i = 0; i < n; i++) {
+		struct kvm_cpuid_entry2 *e = add_leaf(c, hl[i].function);
+
+		e->eax = hl[i].eax;
+		e->ebx = hl[i].ebx;
+		e->ecx = hl[i].ecx;
+		e->edx = hl[i].edx;
+	}
+	return c;
+}
+
+int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id)
+{
+	size_t sz = sizeof(*tmpl) + tmpl->nent * sizeof(tmpl->entries[0]);
+	struct kvm_cpuid2 *c = malloc(sz);
+	int r;
+
+	if (!c)
+		return -1;
+	memcpy(c, tmpl, sz);
+	for (unsigned int i = 0; i < c->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &c->entries[i];
+
+		if (e->function == 1)
+			e->ebx = (e->ebx & 0x00ffffff) | (apic_id << 24);
+		else if (e->function == 0xb || e->function == 0x1f)
+			e->edx = apic_id;
+	}
+	r = ioctl(vcpu_fd, KVM_SET_CPUID2, c);
+	free(c);
+	return r;
+}
+
+int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint64_t *gpa)
+{
+	uint64_t table = cr3 & PTE_ADDR, e;
+
+	for (int level = 3; level >= 0; level--) {
+		unsigned int idx = (gva >> (12 + 9 * level)) & 511;
+
+		if (mem_read(mem, table + idx * 8, &e, 8) || !(e & PTE_P))
+			return -1;
+		if (level && level < 3 && (e & PTE_PS)) {
+			uint64_t size = 1ULL << (12 + 9 * level);
+
+			*gpa = (e & PTE_ADDR & ~(size - 1)) | (gva & (size - 1));
+			return 0;
+		}
+		table = e & PTE_ADDR;
+	}
+	*gpa = table | (gva & 0xfff);
+	return 0;
+}
+
+uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv)
+{
+	uint32_t fn = (with_hv ? KVM_LEAVES_WITH_HV : KVM_CPUID_SIGNATURE) + 1;
+
+	for (unsigned int i = 0; i < c->nent; i++)
+		if (c->entries[i].function == fn)
+			return c->entries[i].eax;
+	return 0;
+}
