@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* The local APIC in x2APIC mode: MSR access only, no MMIO page. */
+#ifndef GUEST_LIB_APIC_H
+#define GUEST_LIB_APIC_H
+
+#include "lib/processor.h"
+#include "lib/types.h"
+
+#define MSR_IA32_APICBASE		0x1b
+#define APICBASE_X2APIC_ENABLE		(1ull << 10)
+#define APICBASE_ENABLE			(1ull << 11)
+
+#define MSR_X2APIC_ID			0x802
+#define MSR_X2APIC_EOI			0x80b
+#define MSR_X2APIC_SVR			0x80f
+#define MSR_X2APIC_ICR			0x830
+#define MSR_X2APIC_SELF_IPI		0x83f
+
+#define APIC_SVR_ENABLE			(1u << 8)
+#define APIC_ICR_FIXED			(0u << 8)
+#define APIC_ICR_LEVEL_ASSERT		(1u << 14)
+
+/* CPUID.1:ECX.x2APIC */
+bool apic_x2apic_supported(void);
+
+/* Switch this vCPU's APIC to x2APIC mode and software-enable it. */
+void apic_init(void);
+
+static inline u32 apic_id(void)
+{
+	return (u32)rdmsr(MSR_X2APIC_ID);
+}
+
+static inline void apic_eoi(void)
+{
+	wrmsr(MSR_X2APIC_EOI, 0);
+}
+
+/* A fixed-delivery IPI with `vector` to one physical x2APIC ID. */
+void apic_send_ipi(u32 dest_apic_id, u8 vector);
+
+static inline void apic_self_ipi(u8 vector)
+{
+	wrmsr(MSR_X2APIC_SELF_IPI, vector);
+}
+
+#endif /* GUEST_LIB_APIC_H */

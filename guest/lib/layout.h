@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Numbers the assembly files share with C: the vCPU limit, the per-CPU
+ * stack block, our GDT selectors and the vectors the library reserves.
+ * Plain #defines only: included from .S files.
+ */
+#ifndef GUEST_LIB_LAYOUT_H
+#define GUEST_LIB_LAYOUT_H
+
+#define GUEST_MAX_VCPUS		64
+
+/* abi.h is C only; these copies are checked against it in abi_check.c. */
+#define ASM_PORT_COM1		0x3f8
+#define ASM_PORT_EXIT		0xf4
+/* tlfs.h is C only too: HV_HCALL_FAST_BIT. */
+#define ASM_HV_HCALL_FAST_BIT	0x10000
+
+/*
+ * Every vCPU owns one naturally aligned block holding all of its stacks, so
+ * the vCPU index is found from any stack pointer by masking (see percpu.h):
+ * no GS base, no MSR, same at CPL0 and CPL3. A header at the bottom holds
+ * the index; the rarely used IST stacks sit right above it so that an
+ * overflowing user or kernel stack runs into them, not into the header.
+ */
+#define STACK_BLOCK_SIZE	0x8000
+#define STACK_HDR_SIZE		64
+#define NMI_STACK_TOP		0x1000	/* IST2: [64, 4 KiB) */
+#define DF_STACK_TOP		0x2000	/* IST1: #DF and #MC, 4 KiB */
+#define USER_STACK_TOP		0x4000	/* CPL3 stack for run_user(), 8 KiB */
+#define KERNEL_STACK_TOP	0x8000	/* CPL0 stack, 16 KiB */
+
+#define IST_DF			1
+#define IST_NMI			2
+
+/* Our GDT (gdt.c). User data before user code, as SYSRET would want. */
+#define KERNEL_CS		0x08
+#define KERNEL_DS		0x10
+#define USER_DS			0x18
+#define USER_CS			0x20
+#define TSS_SEL			0x28
+#define GDT_ENTRIES		7	/* the TSS descriptor takes two */
+
+/* Vectors the library owns. Suites register theirs in between. */
+#define NR_EXCEPTIONS		32
+#define USER_RETURN_VECTOR	0x81	/* int $0x81: CPL3 -> back into run_user() */
+#define SMP_CALL_VECTOR		0xf0	/* wakes a vCPU to run its mailbox */
+#define SPURIOUS_VECTOR		0xff
+
+#endif /* GUEST_LIB_LAYOUT_H */

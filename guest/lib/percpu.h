@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-vCPU state, found through the stack block the code is running on. */
+#ifndef GUEST_LIB_PERCPU_H
+#define GUEST_LIB_PERCPU_H
+
+#include "lib/atomic.h"
+#include "lib/layout.h"
+#include "lib/types.h"
+
+/* The 64-bit TSS: only RSP0 and the IST stacks are used. */
+struct tss {
+	u32 reserved0;
+	u64 rsp0, rsp1, rsp2;
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3;
+	u16 iomap_base;
+} __packed;
+
+/* What the last expected exception was (see extable.h). */
+struct ex_record {
+	int vector;		/* EX_NONE when nothing was caught */
+	u32 error_code;
+	u64 rip;
+	u64 cr2;
+};
+
+/* One-slot work queue that smp_call() posts to (see smp.h). */
+struct smp_mailbox {
+	struct spinlock lock;	/* serialises posters */
+	void (*fn)(void *arg);	/* non-NULL: posted, not yet taken */
+	void *arg;
+	u32 posted;		/* tickets handed out, under lock */
+	u32 done;		/* items finished by the owner */
+};
+
+struct percpu {
+	u32 cpu;
+	u32 apic_id;
+	bool online;
+	u32 barrier_sense;
+	struct ex_record ex;
+	struct smp_mailbox mbox;
+	u64 gdt[GDT_ENTRIES] __aligned(8);
+	struct tss tss __aligned(16);
+} __aligned(64);
+
+struct stack_hdr {
+	u32 cpu;
+};
+
+extern struct percpu percpu[GUEST_MAX_VCPUS];
+extern u8 stack_blocks[GUEST_MAX_VCPUS][STACK_BLOCK_SIZE];
+
+/* The vCPU index, valid on any of our stacks at any CPL. */
+static inline u32 smp_id(void)
+{
+	u64 sp;
+
+	asm("mov %%rsp, %0" : "=r"(sp));
+	return ((const struct stack_hdr *)(sp & ~(u64)(STACK_BLOCK_SIZE - 1)))->cpu;
+}
+
+static inline struct percpu *this_cpu(void)
+{
+	return &percpu[smp_id()];
+}
+
+static inline u64 stack_top(u32 cpu, u64 offset)
+{
+	return (u64)(uintptr_t)stack_blocks[cpu] + offset;
+}
+
+#endif /* GUEST_LIB_PERCPU_H */

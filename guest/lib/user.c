@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include "lib/exit.h"
+#include "lib/percpu.h"
+#include "lib/processor.h"
+#include "lib/user.h"
+
+/* user_entry.S; tss_rsp0 is 4 mod 8 (the TSS is packed): asm stores it. */
+u64 __run_user(user_fn_t fn, void *arg, u64 user_rsp, u64 rflags, void *tss_rsp0);
+
+u64 run_user(user_fn_t fn, void *arg, unsigned int flags)
+{
+	struct percpu *pc = this_cpu();
+	u64 rflags = X86_EFLAGS_FIXED | X86_EFLAGS_IOPL3;
+
+	if (flags & RUN_USER_IRQS_ON)
+		rflags |= X86_EFLAGS_IF;
+	return __run_user(fn, arg, stack_top(pc->cpu, USER_STACK_TOP), rflags,
+			  (u8 *)&pc->tss + offsetof(struct tss, rsp0));
+}
+
+unsigned int current_cpl(void)
+{
+	return read_cs() & 3;
+}
+
+/* user_return_entry saw int $USER_RETURN_VECTOR from CPL0: nothing to return to. */
+__noreturn void user_return_bad(u64 rip)
+{
+	panic("int $0x%x from CPL0 at rip 0x%lx (only CPL3 code under run_user() may use it)",
+	      USER_RETURN_VECTOR, rip);
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Boot flow. vCPU 0 checks the boot info and builds the shared IDT while
+ * the others wait; then every vCPU loads its GDT/TSS/IDT, switches its
+ * APIC to x2APIC mode and reports in. vCPU 0 waits for all of them, runs
+ * the suites and prints the summary; the rest serve smp_call() requests.
+ * Everything here runs at CPL0, which kvm_pvm emulates instruction by
+ * instruction, so the path is kept short.
+ */
+#include "lib/apic.h"
+#include "lib/boot.h"
+#include "lib/exit.h"
+#include "lib/extable.h"
+#include "lib/gdt.h"
+#include "lib/idt.h"
+#include "lib/printf.h"
+#include "lib/report.h"
+#include "lib/smp.h"
+#include "lib/timing.h"
+#include "suite.h"
+
+#define BOOT_ONLINE_TIMEOUT_US	5000000
+
+__noreturn void guest_main(u32 cpu, const struct mvm_bootinfo *bi);
+
+static u32 shared_state_ready;
+
+static __noreturn void boot_refuse(const char *why)
+{
+	printf("guest: %s\n", why);
+	guest_exit(EXIT_USAGE);
+}
+
+/* vCPU 0 only: everything the other vCPUs rely on before their own init. */
+static void boot_prepare(const struct mvm_bootinfo *bi)
+{
+	const char *why = bootinfo_problem(bi);
+
+	if (why)
+		boot_refuse(why);
+	if (!apic_x2apic_supported())
+		boot_refuse("no x2APIC in CPUID (the VMM must expose it)");
+	bootinfo_adopt(bi);
+	idt_build();
+	smp_init();
+	store_release(&shared_state_ready, 1);
+}
+
+static void cpu_init(u32 cpu)
+{
+	struct percpu *pc = &percpu[cpu];
+
+	pc->cpu = cpu;
+	pc->ex.vector = EX_NONE;
+	gdt_init(pc);
+	idt_load();
+	apic_init();
+	pc->apic_id = apic_id();
+}
+
+static void print_banner(void)
+{
+	printf("guest: %u vCPUs, backend %s, tsc %lu MHz%s\n", boot_nr_cpus,
+	       backend_name(boot_backend), tsc_khz / 1000,
+	       tsc_khz_guessed ? " (guessed: boot info has none)" : "");
+}
+
+static void wait_for_vcpus(void)
+{
+	if (!wait_until(smp_online_count() >= boot_nr_cpus, BOOT_ONLINE_TIMEOUT_US))
+		report_fail("boot", "only %u of %u vCPUs came online within %u ms",
+			    smp_online_count(), boot_nr_cpus, BOOT_ONLINE_TIMEOUT_US / 1000);
+}
+
+__noreturn void guest_main(u32 cpu, const struct mvm_bootinfo *bi)
+{
+	if (cpu == 0)
+		boot_prepare(bi);
+	else
+		while (!load_acquire(&shared_state_ready))
+			cpu_relax();
+
+	cpu_init(cpu);
+	smp_mark_online();
+	if (cpu != 0)
+		smp_service_loop();
+
+	wait_for_vcpus();
+	print_banner();
+	suites_run(boot_info->cmdline);
+	report_finish();
+}

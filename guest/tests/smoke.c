@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smoke (default): the machinery every other suite stands on. Each check
+ * is cheap: this runs at CPL0, which kvm_pvm emulates.
+ */
+#include <minivmm/abi.h>
+
+#include "lib/apic.h"
+#include "lib/boot.h"
+#include "lib/extable.h"
+#include "lib/io.h"
+#include "lib/irq.h"
+#include "lib/printf.h"
+#include "lib/processor.h"
+#include "lib/report.h"
+#include "lib/results.h"
+#include "lib/smp.h"
+#include "lib/timing.h"
+#include "lib/user.h"
+#include "suite.h"
+
+#define SMOKE_IPI_VECTOR	0x40
+#define SMOKE_WAIT_US		1000000
+#define NONCANONICAL_ADDR	0x8000000000000000ull
+#define UNMAPPED_ADDR		0x8ull		/* GPA page 0 is not present */
+#define BARRIER_ROUNDS		3
+
+static u32 ipi_count[GUEST_MAX_VCPUS];
+static u64 ipi_last_cs[GUEST_MAX_VCPUS];
+
+static void smoke_ipi_handler(struct trap_frame *tf)
+{
+	u32 cpu = smp_id();
+
+	WRITE_ONCE(ipi_last_cs[cpu], tf->cs);
+	atomic_inc(&ipi_count[cpu]);
+}
+
+static void check_vcpus(void)
+{
+	u32 nr = boot_nr_cpus, online = smp_online_count();
+	u32 bad_seen = nr, bad_apic = nr, seen = 1, id = 0;
+
+	report_why(online == nr, "every vCPU came online",
+		   "%u online, boot info says %u", online, nr);
+	for (u32 cpu = nr; cpu-- > 0;) {
+		if (smp_seen_count(cpu) != 1) {
+			bad_seen = cpu;
+			seen = smp_seen_count(cpu);
+		}
+		if (percpu[cpu].apic_id != cpu) {
+			bad_apic = cpu;
+			id = percpu[cpu].apic_id;
+		}
+	}
+	report_why(bad_seen == nr, "each vCPU index reported in exactly once",
+		   "vCPU %u reported in %u times", bad_seen, seen);
+	report_why(bad_apic == nr, "x2APIC ID == vCPU index",
+		   "vCPU %u has x2APIC ID %u", bad_apic, id);
+}
+
+/* One receiver; returns false (and says why) on a missing or extra IPI. */
+static bool ipi_one(u32 cpu, char *why, size_t len)
+{
+	if (!smp_cpu_online(cpu)) {
+		snprintf(why, len, "vCPU %u is not online", cpu);
+		return false;
+	}
+	apic_send_ipi(percpu[cpu].apic_id, SMOKE_IPI_VECTOR);
+	if (!wait_until(READ_ONCE(ipi_count[cpu]) != 0, SMOKE_WAIT_US)) {
+		snprintf(why, len, "vCPU %u: no interrupt within %u ms", cpu,
+			 SMOKE_WAIT_US / 1000);
+		return false;
+	}
+	return true;
+}
+
+static void check_ipis(void)
+{
+	u32 nr = boot_nr_cpus;
+	char why[96] = "";
+	bool ok = true;
+
+	if (nr < 2) {
+		report_skip("fixed IPI to each other vCPU", "only one vCPU");
+		return;
+	}
+	irq_register(SMOKE_IPI_VECTOR, smoke_ipi_handler);
+	for (u32 cpu = 1; cpu < nr && ok; cpu++)
+		ok = ipi_one(cpu, why, sizeof(why));
+	/* Let a duplicate delivery show up before counting. */
+	udelay(1000);
+	for (u32 cpu = 0; cpu < nr && ok; cpu++) {
+		u32 want = cpu ? 1 : 0, got = READ_ONCE(ipi_count[cpu]);
+
+		if (got != want) {
+			snprintf(why, sizeof(why), "vCPU %u took %u interrupts, expected %u",
+				 cpu, got, want);
+			ok = false;
+		}
+	}
+	report_why(ok, "fixed IPI to each other vCPU, delivered exactly once", "%s", why);
+	irq_unregister(SMOKE_IPI_VECTOR);
+}
+
+static u32 barrier_arrivals;
+static u32 barrier_errors;
+
+static void barrier_rounds(void *arg)
+{
+	(void)arg;
+	for (u32 round = 1; round <= BARRIER_ROUNDS; round++) {
+		atomic_inc(&barrier_arrivals);
+		smp_barrier();
+		if (READ_ONCE(barrier_arrivals) != round * smp_online_count())
+			atomic_inc(&barrier_errors);
+		smp_barrier();
+	}
+}
+
+static void check_barrier(void)
+{
+	smp_call_all(barrier_rounds, NULL);
+	report_why(!barrier_errors, "barrier and smp_call on every vCPU",
+		   "%u vCPU-rounds saw an incomplete round", barrier_errors);
+}
+
+static void check_expected(const char *name, int vector, int want, u32 err, u32 want_err)
+{
+	report_why(vector == want && err == want_err, name, "caught %s (vector %d, error 0x%x)",
+		   vector == EX_NONE ? "nothing" : exception_name((unsigned int)vector),
+		   vector, err);
+}
+
+static void check_exceptions(void)
+{
+	u64 val;
+	int v;
+
+	ex_arm();
+	asm volatile(ASM_TRY("ud2") ::: "memory");
+	v = ex_vector();
+	check_expected("ud2 caught as #UD", v, UD_VECTOR, ex_last()->error_code, 0);
+
+	v = read_u64_safe((const volatile u64 *)NONCANONICAL_ADDR, &val);
+	check_expected("non-canonical load caught as #GP(0)", v, GP_VECTOR,
+		       ex_last()->error_code, 0);
+
+	v = read_u64_safe((const volatile u64 *)UNMAPPED_ADDR, &val);
+	report_why(v == PF_VECTOR && ex_last()->cr2 == UNMAPPED_ADDR,
+		   "load from page 0 caught as #PF with CR2", "caught vector %d, cr2 0x%lx",
+		   v, v == EX_NONE ? 0 : ex_last()->cr2);
+}
+
+struct user_probe {
+	u64 in;
+	u64 cpl;
+	u64 rflags;
+};
+
+static u64 user_probe_fn(void *arg)
+{
+	struct user_probe *p = arg;
+
+	p->cpl = current_cpl();
+	p->rflags = read_rflags();
+	outb(MVM_PORT_NULL, 0);		/* IOPL=3: no #GP */
+	return p->in * 3 + 1;
+}
+
+static u64 user_ud_fn(void *arg)
+{
+	(void)arg;
+	ex_arm();
+	asm volatile(ASM_TRY("ud2") ::: "memory");
+	return (u64)(s64)ex_vector();
+}
+
+/* The self-IPI sent at CPL0 with IF=0 is taken as soon as CPL3 has IF=1. */
+static u64 user_irq_fn(void *arg)
+{
+	(void)arg;
+	return wait_until(READ_ONCE(ipi_count[smp_id()]) != 0, SMOKE_WAIT_US);
+}
+
+static u64 check_cpl3_round_trip(void)
+{
+	struct user_probe p = { .in = 0x1234 };
+	u64 t0, t1, ret;
+
+	t0 = rdtsc();
+	ret = run_user(user_probe_fn, &p, RUN_USER_IRQS_OFF);
+	t1 = rdtsc();
+	report_why(ret == p.in * 3 + 1 && p.cpl == 3, "run_user returns the CPL3 result",
+		   "returned 0x%lx (want 0x%lx), CPL at the callee %lu", ret, p.in * 3 + 1, p.cpl);
+	report_why((p.rflags & X86_EFLAGS_IOPL3) == X86_EFLAGS_IOPL3 && !(p.rflags & X86_EFLAGS_IF),
+		   "CPL3 runs with IOPL=3, IF=0 when asked", "rflags 0x%lx", p.rflags);
+	report_why(current_cpl() == 0, "back at CPL0 after run_user", "CPL %u", current_cpl());
+	return t1 - t0;
+}
+
+static void check_cpl3_exceptions_and_irqs(void)
+{
+	struct user_probe p = { .in = 1 };
+	u32 cpu = smp_id();
+	s64 v;
+	u64 ok;
+
+	run_user(user_probe_fn, &p, RUN_USER_IRQS_ON);
+	report_why(p.rflags & X86_EFLAGS_IF, "CPL3 runs with IF=1 when asked", "rflags 0x%lx",
+		   p.rflags);
+
+	v = (s64)run_user(user_ud_fn, NULL, RUN_USER_IRQS_OFF);
+	report_why(v == UD_VECTOR, "ud2 at CPL3 caught as #UD", "caught vector %ld", v);
+
+	WRITE_ONCE(ipi_count[cpu], 0);
+	irq_register(SMOKE_IPI_VECTOR, smoke_ipi_handler);
+	apic_self_ipi(SMOKE_IPI_VECTOR);
+	ok = run_user(user_irq_fn, NULL, RUN_USER_IRQS_ON);
+	irq_unregister(SMOKE_IPI_VECTOR);
+	report_why(ok && (ipi_last_cs[cpu] & 3) == 3, "self-IPI taken at CPL3",
+		   "%u interrupts, interrupted CS 0x%lx", ipi_count[cpu], ipi_last_cs[cpu]);
+}
+
+static void submit_record(u64 cycles)
+{
+	struct mvm_result r;
+
+	result_init(&r, "smoke", "record", "run_user");
+	r.cpl = 0;
+	r.unit = MVM_UNIT_CYCLES;
+	r.iters = 1;
+	r.min = r.median = r.p90 = r.p99 = r.max = r.mean = cycles;
+	result_submit(&r);
+	report_pass("results record submitted (one run_user round trip: %lu cycles)", cycles);
+}
+
+void suite_smoke(const char *arg)
+{
+	u64 cycles;
+
+	(void)arg;
+	check_vcpus();
+	check_ipis();
+	check_barrier();
+	check_exceptions();
+	cycles = check_cpl3_round_trip();
+	check_cpl3_exceptions_and_irqs();
+	submit_record(cycles);
+}
