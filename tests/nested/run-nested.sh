@@ -1,0 +1,394 @@
+#!/usr/bin/env bash
+# run-nested.sh - run a command inside a throw-away Linux VM that has a real
+# /dev/kvm, even on a machine without one.
+#
+# The VM is QEMU in pure software emulation (TCG) with an emulated AMD CPU
+# that has SVM + nested paging (-cpu max). It boots Debian's own kernel
+# (downloaded with `apt-get download`, never installed on the host) with a
+# tiny initramfs: static busybox, kvm.ko + kvm-amd.ko and their dependencies,
+# every --file (at the same absolute path) plus the shared libraries they need.
+# COMMAND runs as root inside with /dev/kvm present; its stdout+stderr are
+# streamed to our stdout and its exit status becomes ours.
+#
+# Usage: tests/nested/run-nested.sh [OPTIONS] -- COMMAND [ARGS...]
+#   --timeout SECS   bound for the VM run (boot + COMMAND), default 300
+#   --file PATH      copy PATH (file or directory) into the VM at the same
+#                    absolute path, with the shared libraries ELF files need
+#                    (repeatable; COMMAND itself is added when it is a path)
+#   --env NAME=VAL   set an environment variable for COMMAND (repeatable)
+#   --cpus N         vCPUs of the VM (default 2, minimum 2)
+#   --mem MIB        RAM of the VM in MiB (default 1024)
+#   --verbose        stream the VM's kernel console to stderr
+#
+# Exit status: COMMAND's status; 124 when the timeout hit while COMMAND was
+# running; 125 when the nested environment could not be set up (missing
+# prerequisites, VM did not boot, /dev/kvm missing inside, timeout before
+# COMMAND started).
+#
+# The working directory inside is the caller's $PWD (created if needed);
+# stdin is /dev/null; stdout and stderr are one pipe (not a tty). Everything COMMAND needs must be given with --file.
+#
+# Environment: XDG_CACHE_HOME / MINIVMM_NESTED_CACHE (cache dir),
+# MINIVMM_NESTED_KERNEL_PKG (e.g. linux-image-6.1.0-57-amd64; default: what
+# linux-image-amd64 depends on), MINIVMM_NESTED_MACHINE (QEMU -M, default pc;
+# not microvm: without HPET its TSC calibration hangs now and then under TCG),
+# MINIVMM_NESTED_CPU (QEMU -cpu, default max: TCG's max CPU has SVM + NPT),
+# MINIVMM_NESTED_APPEND (extra kernel arguments, e.g. loglevel=7).
+set -euo pipefail
+
+prog=run-nested
+die_setup() { echo "$prog: error: $*" >&2; exit 125; }
+note() { [[ $verbose == 1 ]] && echo "$prog: $*" >&2 || true; }
+usage() { sed -n '/^# Usage:/,/^# Exit status/{/^# Exit status/d;s/^# \{0,1\}//;p}' "$0" >&2; exit "${1:-125}"; }
+
+timeout_s=300 cpus=2 mem=1024 verbose=0
+files=() envs=()
+while (($#)); do
+    case $1 in
+        --timeout) timeout_s=${2:?}; shift 2 ;;
+        --timeout=*) timeout_s=${1#*=}; shift ;;
+        --file) files+=("${2:?}"); shift 2 ;;
+        --file=*) files+=("${1#*=}"); shift ;;
+        --env) envs+=("${2:?}"); shift 2 ;;
+        --env=*) envs+=("${1#*=}"); shift ;;
+        --cpus) cpus=${2:?}; shift 2 ;;
+        --cpus=*) cpus=${1#*=}; shift ;;
+        --mem) mem=${2:?}; shift 2 ;;
+        --mem=*) mem=${1#*=}; shift ;;
+        -v|--verbose) verbose=1; shift ;;
+        -h|--help) usage 0 ;;
+        --) shift; break ;;
+        *) echo "$prog: unknown option '$1' (COMMAND must follow --)" >&2; usage 125 ;;
+    esac
+done
+(($#)) || { echo "$prog: no COMMAND given" >&2; usage 125; }
+[[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die_setup "bad --timeout '$timeout_s'"
+[[ $cpus =~ ^[0-9]+$ && $cpus -ge 2 ]] || die_setup "bad --cpus '$cpus' (need >= 2)"
+[[ $mem =~ ^[0-9]+$ && $mem -ge 256 ]] || die_setup "bad --mem '$mem' (MiB, >= 256)"
+for e in ${envs[@]+"${envs[@]}"}; do
+    [[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die_setup "bad --env '$e' (want NAME=VALUE)"
+done
+# COMMAND given as a path: take it along.
+[[ $1 == */* && -f $1 ]] && files+=("$1")
+
+machine=${MINIVMM_NESTED_MACHINE:-pc}
+cpu_model=${MINIVMM_NESTED_CPU:-max}
+cache=${MINIVMM_NESTED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/minivmm-nested}
+apt_timeout=900
+
+# ---------------------------------------------------------------- prerequisites
+is_root() { [[ $(id -u) == 0 ]]; }
+is_elf() { [[ -f $1 && $(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ') == 177ELF ]]; }
+apt_updated=0
+apt_update_once() {
+    ((apt_updated)) && return 0
+    apt_updated=1
+    note "apt-get update"
+    timeout "$apt_timeout" apt-get -q update >&2 || die_setup "apt-get update failed"
+}
+apt_install() {   # apt_install PKG...
+    is_root || die_setup "missing packages: $* (run as root or: apt-get install --no-install-recommends $*)"
+    echo "$prog: installing Debian packages: $*" >&2
+    if ! DEBIAN_FRONTEND=noninteractive timeout "$apt_timeout" apt-get -y -q \
+            -o DPkg::Lock::Timeout=300 install --no-install-recommends "$@" >&2; then
+        apt_update_once
+        DEBIAN_FRONTEND=noninteractive timeout "$apt_timeout" apt-get -y -q \
+            -o DPkg::Lock::Timeout=300 install --no-install-recommends "$@" >&2 \
+            || die_setup "apt-get install $* failed"
+    fi
+}
+
+need=()
+command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+command -v cpio >/dev/null || need+=(cpio)
+command -v xz >/dev/null || need+=(xz-utils)
+command -v ldd >/dev/null || need+=(libc-bin)
+busybox=$(command -v busybox || true)
+[[ -n $busybox ]] || need+=(busybox-static)
+((${#need[@]})) && apt_install "${need[@]}"
+busybox=${busybox:-$(command -v busybox || true)}
+[[ -x $busybox ]] || die_setup "busybox not found"
+command -v qemu-system-x86_64 >/dev/null || die_setup "qemu-system-x86_64 not found"
+
+# ---------------------------------------------------------------- kernel cache
+# $cache/<pkg>_<version>/{vmlinux|vmlinuz, modules/*.ko, modules.order, .ready}
+mkdir -p "$cache" || die_setup "cannot create cache dir $cache"
+exec 9>"$cache/.lock"
+flock -w 900 9 || die_setup "cannot lock $cache/.lock"
+
+module_path() {   # module_path TREE NAME -> path of NAME.ko (dash/underscore-insensitive)
+    local n=${2//-/_}
+    awk -v n="$n" '{ b=$0; sub(/.*\//, "", b); sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b);
+                     gsub(/-/, "_", b); if (b == n) { print; exit } }' "$1/.ko-index"
+}
+module_deps() { tr '\0' '\n' <"$1" | sed -n 's/^depends=//p' | tr ',' ' '; }
+resolve_modules() {   # resolve_modules TREE NAME... -> load order (deps first), one path a line
+    local tree=$1; shift
+    local -A seen=()
+    local -a order=()
+    visit() {
+        local n=${1//-/_} p d
+        [[ -n ${seen[$n]:-} ]] && return 0
+        seen[$n]=1
+        p=$(module_path "$tree" "$n")
+        [[ -n $p ]] || die_setup "kernel module $n not found in the kernel package"
+        for d in $(module_deps "$p"); do visit "$d"; done
+        order+=("$p")
+    }
+    local m
+    for m in "$@"; do visit "$m"; done
+    printf '%s\n' "${order[@]}"
+}
+
+prepare_kernel() {   # prepare_kernel PKG -> sets kdir
+    local pkg=$1 ver dir tmp deb tree kver rel f
+    ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')
+    if [[ -z $ver || $ver == "(none)" ]]; then
+        apt_update_once
+        ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')
+    fi
+    [[ -n $ver && $ver != "(none)" ]] || die_setup "Debian package $pkg not available"
+    dir=$cache/${pkg}_${ver//:/%}
+    if [[ -f $dir/.ready ]]; then kdir=$dir; return 0; fi
+    echo "$prog: preparing kernel $pkg $ver (one-time, cached in $cache)" >&2
+    tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
+    local sandbox=()
+    is_root && sandbox=(-o APT::Sandbox::User=root)   # _apt cannot enter $HOME
+    (cd "$tmp" && timeout "$apt_timeout" apt-get -q "${sandbox[@]}" download "$pkg=$ver" >&2) \
+        || { rm -rf "$tmp"; die_setup "apt-get download $pkg=$ver failed"; }
+    deb=$(ls "$tmp"/*.deb)
+    mkdir "$tmp/x" "$tmp/out" "$tmp/out/modules"
+    dpkg-deb -x "$deb" "$tmp/x" || { rm -rf "$tmp"; die_setup "cannot unpack $deb"; }
+    tree=$(echo "$tmp"/x/lib/modules/*)
+    [[ -d $tree/kernel ]] || { rm -rf "$tmp"; die_setup "$deb has no kernel modules"; }
+    (cd "$tree" && find kernel -name '*.ko*' | sed "s|^|$tree/|") >"$tree/.ko-index"
+    kver=${tree##*/}
+    # Load order for each backend; the guest picks the one matching its CPU.
+    for f in kvm-amd kvm-intel; do
+        resolve_modules "$tree" "$f" >"$tmp/$f.list"
+        while read -r rel; do
+            case $rel in
+                *.ko) cp "$rel" "$tmp/out/modules/" ;;
+                *.ko.xz) xz -dc "$rel" >"$tmp/out/modules/$(basename "$rel" .xz)" ;;
+                *.ko.zst) zstd -qdc "$rel" >"$tmp/out/modules/$(basename "$rel" .zst)" ;;
+                *) die_setup "unsupported module file $rel" ;;
+            esac
+        done <"$tmp/$f.list"
+        sed -E 's|.*/||; s/\.(xz|zst|gz)$//' "$tmp/$f.list" >"$tmp/out/$f.order"
+    done
+    # An uncompressed ELF vmlinux boots via PVH and saves ~3 s of in-guest
+    # decompression under TCG; the bzImage is the fallback.
+    f=$(echo "$tmp"/x/boot/vmlinuz-*)
+    local off
+    off=$(LC_ALL=C grep -abo -m1 $'\xfd7zXZ' "$f" | head -n1 | cut -d: -f1 || true)
+    if [[ -n $off ]]; then
+        tail -c +$((off + 1)) "$f" | xz -dcq >"$tmp/out/vmlinux" 2>/dev/null || true
+    fi
+    if ! is_elf "$tmp/out/vmlinux"; then
+        rm -f "$tmp/out/vmlinux"; cp "$f" "$tmp/out/vmlinuz"
+    fi
+    echo "$kver" >"$tmp/out/kver"
+    touch "$tmp/out/.ready"
+    rm -rf "$dir"; mv "$tmp/out" "$dir"; rm -rf "$tmp"
+    kdir=$dir
+}
+
+kdir=
+if [[ -n ${MINIVMM_NESTED_KERNEL_PKG:-} ]]; then
+    prepare_kernel "$MINIVMM_NESTED_KERNEL_PKG"
+else
+    # Fast path: any prepared kernel is good enough; avoids apt look-ups.
+    kdir=$(ls -d "$cache"/linux-image-*/.ready 2>/dev/null | sort -V | tail -n1 || true)
+    kdir=${kdir%/.ready}
+    if [[ -z $kdir ]]; then
+        pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+        if [[ -z $pkg ]]; then
+            apt_update_once
+            pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+        fi
+        [[ -n $pkg ]] || die_setup "cannot resolve the kernel package behind linux-image-amd64"
+        prepare_kernel "$pkg"
+    fi
+fi
+flock -u 9
+kernel=$kdir/vmlinux
+[[ -f $kernel ]] || kernel=$kdir/vmlinuz
+note "kernel $(cat "$kdir/kver") from $kdir"
+
+# ---------------------------------------------------------------- initramfs
+work=$(mktemp -d "${TMPDIR:-/tmp}/run-nested.XXXXXX")
+qpid= readers=()
+cleanup() {
+    [[ -n $qpid ]] && kill "$qpid" 2>/dev/null || true
+    local p
+    for p in ${readers[@]+"${readers[@]}"}; do kill "$p" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "$prog: interrupted" >&2; exit 130' INT
+trap 'echo "$prog: terminated" >&2; exit 143' TERM
+
+root=$work/root
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,run,root,etc,nested/modules}
+chmod 1777 "$root/tmp"
+cp "$busybox" "$root/bin/busybox"
+cp "$kdir"/modules/*.ko "$root/nested/modules/"
+cp "$kdir"/kvm-amd.order "$kdir"/kvm-intel.order "$root/nested/"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\n' >"$root/etc/group"
+
+add_libs() {   # add_libs ELF: copy the shared libraries ldd resolves (and the loader)
+    local line lib
+    ldd "$1" >"$work/ldd.out" 2>/dev/null || return 0   # static or not ours
+    while IFS= read -r line; do
+        if [[ $line == *"=> not found"* ]]; then
+            echo "$prog: warning: $1: ${line%% =>*} not found on the host" >&2; continue
+        fi
+        lib=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\//) { print $i; exit } }' <<<"$line")
+        [[ -n $lib && -e $lib && ! -e $root$lib ]] || continue
+        mkdir -p "$root${lib%/*}"
+        cp -L "$lib" "$root$lib"
+    done <"$work/ldd.out"
+}
+add_libs "$root/bin/busybox"   # no-op for busybox-static
+abspath() { [[ $1 == /* ]] && realpath -ms -- "$1" || realpath -ms -- "$PWD/$1"; }
+for f in ${files[@]+"${files[@]}"}; do
+    [[ -e $f ]] || die_setup "--file $f: no such file or directory"
+    a=$(abspath "$f")
+    mkdir -p "$root${a%/*}"
+    if [[ -d $f ]]; then
+        cp -a -- "$f/." "$root$a/" 2>/dev/null || { mkdir -p "$root$a"; cp -a -- "$f/." "$root$a/"; }
+        while IFS= read -r -d '' g; do
+            is_elf "$g" && add_libs "$g"
+        done < <(find "$f" -type f \( -perm -u+x -o -name '*.so*' \) -print0)
+    else
+        cp -L -p -- "$f" "$root$a"
+        is_elf "$f" && add_libs "$f"
+    fi
+done
+mkdir -p "$root$PWD"
+
+q() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; }   # POSIX sh single-quoting
+{
+    printf 'cd %s 2>/dev/null || cd /\n' "$(q "$PWD")"
+    for e in ${envs[@]+"${envs[@]}"}; do printf 'export %s=%s\n' "${e%%=*}" "$(q "${e#*=}")"; done
+    printf 'exec'
+    for a in "$@"; do printf ' %s' "$(q "$a")"; done
+    printf '\n'
+} >"$root/nested/cmd"
+
+cat >"$root/init" <<'EOF'
+#!/bin/busybox sh
+# PID 1 of the run-nested VM. ttyS0 = console + markers, ttyS1 = COMMAND output.
+/bin/busybox mount -t proc proc /proc
+/bin/busybox --install -s /bin
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb
+mount -t devtmpfs dev /dev
+exec </dev/null >/dev/ttyS0 2>&1
+mount -t sysfs sys /sys
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+hostname nested
+ip link set lo up 2>/dev/null
+
+fail() {
+    echo "NESTED-DIAG-BEGIN"
+    echo "$*"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo)"
+    echo "cpu flags: $(grep -m1 -o -w -E 'svm|vmx|npt|ept|nrip_save' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+    dmesg | grep -i -E 'kvm|svm|vmx|ccp|irqbypass|module'
+    echo "NESTED-DIAG-END"
+    echo "NESTED-SETUP-FAILED"
+    poweroff -f
+}
+
+if grep -q -w svm /proc/cpuinfo; then backend=kvm-amd
+elif grep -q -w vmx /proc/cpuinfo; then backend=kvm-intel
+else fail "CPU has neither svm nor vmx"; fi
+while read -r m; do
+    insmod "/nested/modules/$m" || echo "insmod $m failed"
+done <"/nested/$backend.order"
+[ -c /dev/kvm ] || mknod -m 666 /dev/kvm c 10 232
+chmod 666 /dev/kvm
+if ! { exec 3<>/dev/kvm; } 2>/dev/null; then fail "/dev/kvm cannot be opened after loading $backend"; fi
+exec 3>&-
+
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+# COMMAND writes into a pipe, as it would on the host under CI (no tty:
+# no colours, stdio fully buffered); cat forwards the pipe to ttyS1.
+mkfifo /run/out
+cat /run/out >/dev/ttyS1 &
+fwd=$!
+echo "NESTED-START: $backend, $(nproc) cpus, uptime $(cut -d" " -f1 /proc/uptime)s"
+sh /nested/cmd </dev/null >/run/out 2>&1
+rc=$?
+# Background children still holding the pipe get 3 s; cat's last close of
+# ttyS1 waits until the output has been transmitted.
+i=0
+while kill -0 $fwd 2>/dev/null && [ $i -lt 30 ]; do usleep 100000; i=$((i + 1)); done
+kill $fwd 2>/dev/null
+echo "NESTED-EXIT: $rc (uptime $(cut -d" " -f1 /proc/uptime)s)"
+sync
+poweroff -f
+EOF
+chmod 755 "$root/init" "$root/nested/cmd"
+(cd "$root" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) >"$work/initrd.cpio" \
+    || die_setup "cpio failed"
+
+# ---------------------------------------------------------------- run the VM
+mkfifo "$work/out.fifo" "$work/con.fifo"
+cat "$work/out.fifo" &
+readers+=($!)
+if [[ $verbose == 1 ]]; then tee "$work/console.log" <"$work/con.fifo" >&2 &
+else cat "$work/con.fifo" >"$work/console.log" & fi
+readers+=($!)
+
+append="console=ttyS0 quiet panic=-1 mitigations=off nokaslr ${MINIVMM_NESTED_APPEND:-}"
+note "booting $machine, -cpu $cpu_model, $cpus vCPUs, ${mem} MiB, timeout ${timeout_s}s"
+started=$(date +%s)
+timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+    -accel tcg,thread=multi -M "$machine" -cpu "$cpu_model" -smp "$cpus" -m "$mem" \
+    -nodefaults -no-user-config -display none -no-reboot \
+    -chardev file,id=con,path="$work/con.fifo" -serial chardev:con \
+    -chardev file,id=out,path="$work/out.fifo" -device isa-serial,chardev=out,iobase=0x2f8,irq=3 \
+    -kernel "$kernel" -initrd "$work/initrd.cpio" -append "$append" \
+    </dev/null >"$work/qemu.log" 2>&1 &
+qpid=$!
+set +e
+wait "$qpid"
+qrc=$?
+set -e
+qpid=
+# Unblock readers whose fifo QEMU never opened (a read-write open never blocks),
+# then give them a bounded time to drain.
+for fifo in out con; do { exec 8<>"$work/$fifo.fifo"; exec 8>&-; } 2>/dev/null || true; done
+for p in "${readers[@]}"; do
+    for _ in $(seq 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.05; done
+    kill "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+done
+readers=()
+elapsed=$(($(date +%s) - started))
+
+con=$(tr -d '\r' <"$work/console.log")
+show_console() { echo "$prog: --- VM console (last 40 lines) ---" >&2; tail -n 40 <<<"$con" >&2;
+                 [[ -s $work/qemu.log ]] && { echo "$prog: --- qemu ---" >&2; cat "$work/qemu.log" >&2; }; }
+if [[ $con =~ NESTED-EXIT:\ ([0-9]+) ]]; then
+    exit "${BASH_REMATCH[1]}"
+elif grep -q '^NESTED-SETUP-FAILED' <<<"$con"; then
+    echo "$prog: error: the nested KVM environment could not be set up:" >&2
+    sed -n '/^NESTED-DIAG-BEGIN/,/^NESTED-DIAG-END/{/^NESTED-DIAG-/d;p}' <<<"$con" >&2
+    exit 125
+elif ((qrc == 124 || qrc == 137)); then
+    if grep -q '^NESTED-START' <<<"$con"; then
+        echo "$prog: error: timeout: COMMAND did not finish within ${timeout_s}s (VM killed)" >&2
+        [[ $verbose == 1 ]] || show_console
+        exit 124
+    fi
+    echo "$prog: error: timeout after ${timeout_s}s before COMMAND started" >&2
+    show_console; exit 125
+else
+    echo "$prog: error: VM ended after ${elapsed}s without reporting an exit status (qemu rc=$qrc)" >&2
+    show_console; exit 125
+fi
