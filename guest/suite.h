@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Test suites: one file each in guest/tests/, listed in suites.c. vCPU 0
+ * Test suites: one file each in guest/tests/, each registering itself with
+ * DEFINE_SUITE (no shared table to edit). vCPU 0
  * runs them in command-line order; the other vCPUs are in
  * smp_service_loop() and can be driven with smp_call().
  */
@@ -22,12 +23,15 @@ struct suite {
  * every name was known. Unknown names: a FAIL line, the list, exit 2. */
 void suites_run(const char *cmdline);
 
-void suite_smoke(const char *arg);
-void suite_triple_fault(const char *arg);
-void suite_spin(const char *arg);
-void suite_vmcall(const char *arg);
-void suite_exit(const char *arg);
-void suite_unclaimed(const char *arg);
-void suite_hv(const char *arg);
+/*
+ * Register `fn` as suite `name`. `order` (two digits) sorts the list and the
+ * default set: the linker keeps .suites.NN sections in name order.
+ */
+#define DEFINE_SUITE(order, fn, name, in_default, arg_name, description)	\
+	static const struct suite suite_entry_##fn				\
+	__attribute__((used, aligned(8), section(".suites." #order))) =		\
+		{ name, fn, in_default, arg_name, description }
+
+extern const struct suite __suites_start[], __suites_end[];
 
 #endif /* GUEST_SUITE_H */

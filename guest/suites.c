@@ -10,22 +10,8 @@
 #include "lib/string.h"
 #include "suite.h"
 
-static const struct suite suites[] = {
-	{ "smoke", suite_smoke, true, NULL,
-	  "vCPUs online, IPIs, exceptions, CPL3 round trip, results record" },
-	{ "unclaimed", suite_unclaimed, false, NULL,
-	  "unclaimed port, MMIO and MSR accesses read all ones / #GP" },
-	{ "hv", suite_hv, false, NULL,
-	  "Hyper-V leaves, hypercall page, unknown code in all three encodings" },
-	{ "vmcall", suite_vmcall, false, NULL,
-	  "VMCALL/VMMCALL raise #UD (hangs where the VMM cannot disable the quirk)" },
-	{ "exit", suite_exit, false, "STATUS",
-	  "exit at once with STATUS (default 0) through the exit port" },
-	{ "triple-fault", suite_triple_fault, false, NULL,
-	  "empty IDT + #UD: the VMM must report a triple fault (exit 3)" },
-	{ "spin", suite_spin, false, NULL,
-	  "spin forever at CPL0 with interrupts off: the VMM's --timeout must end it" },
-};
+#define NR_SUITES	((size_t)(__suites_end - __suites_start))
+#define suites		__suites_start
 
 #define MAX_WORDS	64
 #define WORD_MAX	64
@@ -36,7 +22,7 @@ struct word {
 
 static const struct suite *find_suite(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(suites); i++)
+	for (size_t i = 0; i < NR_SUITES; i++)
 		if (!strcmp(suites[i].name, name))
 			return &suites[i];
 	return NULL;
@@ -73,7 +59,7 @@ static __noreturn void unknown_suite(const char *name)
 {
 	report_fail("command line", "unknown suite '%s'", name);
 	printf("known suites (* = default set):\n");
-	for (size_t i = 0; i < ARRAY_SIZE(suites); i++)
+	for (size_t i = 0; i < NR_SUITES; i++)
 		printf("  %c %-13s %-7s %s\n", suites[i].in_default_set ? '*' : ' ',
 		       suites[i].name, suites[i].arg_name ? suites[i].arg_name : "",
 		       suites[i].description);
@@ -99,7 +85,7 @@ static void run_one(const struct suite *s, const char *arg)
 
 static void run_defaults(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(suites); i++)
+	for (size_t i = 0; i < NR_SUITES; i++)
 		if (suites[i].in_default_set)
 			run_one(&suites[i], NULL);
 }

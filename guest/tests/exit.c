@@ -22,7 +22,7 @@ static int parse_status(const char *s)
 	return v;
 }
 
-void suite_exit(const char *arg)
+static void suite_exit(const char *arg)
 {
 	int status = arg ? parse_status(arg) : 0;
 
@@ -33,3 +33,6 @@ void suite_exit(const char *arg)
 	printf("exit: leaving with status %d\n", status);
 	guest_exit((u32)status);
 }
+
+DEFINE_SUITE(90, suite_exit, "exit", false, "STATUS",
+	     "exit at once with STATUS (default 0) through the exit port");

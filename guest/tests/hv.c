@@ -19,7 +19,7 @@ static void check_status(const char *name, u64 result)
 		   "result 0x%lx, expected status 0x%x", result, HV_STATUS_INVALID_HYPERCALL_CODE);
 }
 
-void suite_hv(const char *arg)
+static void suite_hv(const char *arg)
 {
 	static const u64 xmm_in[14] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
 	static u64 in_page[512] __aligned(4096);
@@ -42,3 +42,6 @@ void suite_hv(const char *arg)
 	}
 	check_status("unknown call code, XMM fast", hv_hcall_xmm(HV_UNKNOWN_CALL, xmm_in));
 }
+
+DEFINE_SUITE(20, suite_hv, "hv", false, NULL,
+	     "Hyper-V leaves, hypercall page, unknown code in all three encodings");

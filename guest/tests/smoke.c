@@ -235,7 +235,7 @@ static void submit_record(u64 cycles)
 	report_pass("results record submitted (one run_user round trip: %lu cycles)", cycles);
 }
 
-void suite_smoke(const char *arg)
+static void suite_smoke(const char *arg)
 {
 	u64 cycles;
 
@@ -248,3 +248,6 @@ void suite_smoke(const char *arg)
 	check_cpl3_exceptions_and_irqs();
 	submit_record(cycles);
 }
+
+DEFINE_SUITE(10, suite_smoke, "smoke", true, NULL,
+	     "vCPUs online, IPIs, exceptions, CPL3 round trip, results record");

@@ -8,7 +8,7 @@
 #include "lib/processor.h"
 #include "suite.h"
 
-void suite_spin(const char *arg)
+static void suite_spin(const char *arg)
 {
 	(void)arg;
 	printf("spin: spinning at CPL0 with interrupts off until the VMM's --timeout\n");
@@ -16,3 +16,6 @@ void suite_spin(const char *arg)
 	for (;;)
 		barrier();
 }
+
+DEFINE_SUITE(92, suite_spin, "spin", false, NULL,
+	     "spin forever at CPL0 with interrupts off: the VMM's --timeout must end it");

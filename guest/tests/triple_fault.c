@@ -10,7 +10,7 @@
 #include "lib/report.h"
 #include "suite.h"
 
-void suite_triple_fault(const char *arg)
+static void suite_triple_fault(const char *arg)
 {
 	(void)arg;
 	printf("triple-fault: empty IDT, then ud2: the VMM should report a triple fault and exit 3\n");
@@ -19,3 +19,6 @@ void suite_triple_fault(const char *arg)
 	asm volatile("ud2" ::: "memory");
 	report_fail("triple fault", "still running after ud2 with an empty IDT");
 }
+
+DEFINE_SUITE(91, suite_triple_fault, "triple-fault", false, NULL,
+	     "empty IDT + #UD: the VMM must report a triple fault (exit 3)");

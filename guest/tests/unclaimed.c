@@ -87,10 +87,13 @@ static void check_msr(void)
 		   "caught vector %d", v);
 }
 
-void suite_unclaimed(const char *arg)
+static void suite_unclaimed(const char *arg)
 {
 	(void)arg;
 	check_port();
 	check_mmio();
 	check_msr();
 }
+
+DEFINE_SUITE(80, suite_unclaimed, "unclaimed", false, NULL,
+	     "unclaimed port, MMIO and MSR accesses read all ones / #GP");

@@ -90,7 +90,7 @@ static void check_native(bool amd)
 		report_why(t.vector == UD_VECTOR, name, "caught vector %d", t.vector);
 }
 
-void suite_vmcall(const char *arg)
+static void suite_vmcall(const char *arg)
 {
 	bool amd = cpu_is_amd();
 
@@ -99,3 +99,6 @@ void suite_vmcall(const char *arg)
 	check_foreign(amd);
 	check_native(amd);
 }
+
+DEFINE_SUITE(81, suite_vmcall, "vmcall", false, NULL,
+	     "VMCALL/VMMCALL raise #UD (hangs where the VMM cannot disable the quirk)");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Integration cases: boot the real guest.elf on /dev/kvm and check what
-# minivmm says and how it exits. POSIX sh, so it also runs under busybox
+# minivmm says and how it exits. Helpers for cases.d/*.sh: run, has, ok, bad,
+# skip; $VMM, $ELF, $T (scratch directory). POSIX sh, so it also runs under busybox
 # inside the nested test VM. Usage: cases.sh MINIVMM GUEST_ELF
 set -u
 VMM=${1:?usage: cases.sh MINIVMM GUEST_ELF}
@@ -11,6 +12,7 @@ pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+skip() { echo "SKIP: $1 ($2)"; }
 bad() {
 	fail=$((fail + 1))
 	echo "FAIL: $1 ($2)"
@@ -111,6 +113,13 @@ run "$c" 2 -- --kvm /nonexistent/kvm "$ELF" && has "$c" err "does not exist" && 
 
 c="KVM device that is not KVM"
 run "$c" 2 -- --kvm /dev/null "$ELF" && has "$c" err "/dev/null" && ok "$c"
+
+# Each area adds its cases in cases.d/NAME.sh (same helpers, same counters).
+for f in "$(dirname "$0")"/cases.d/*.sh; do
+	[ -e "$f" ] || continue
+	echo "# $(basename "$f")"
+	. "$f"
+done
 
 rm -rf "$T"
 echo "$pass passed, $fail failed"

@@ -11,5 +11,5 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 fi
 echo "integration: no usable /dev/kvm here; running the cases in a nested KVM VM (QEMU TCG, emulated SVM)"
 exec "$top/tests/nested/run-nested.sh" --timeout "${MINIVMM_NESTED_TIMEOUT:-900}" \
-	--file "$top/minivmm" --file "$top/guest.elf" --file "$cases" \
+	--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration" \
 	-- "$cases" "$top/minivmm" "$top/guest.elf"
