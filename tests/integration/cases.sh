@@ -1,11 +1,13 @@
 #!/bin/sh
 # Integration cases: boot the real guest.elf on /dev/kvm and check what
-# minivmm says and how it exits. Helpers for cases.d/*.sh: run, has, ok, bad,
+# minivmm says and how it exits. MINIVMM_ASAN, if given, is minivmm built
+# with ASan+UBSan+LSan: cases.d/leaks.sh runs it on every exit path. Helpers for cases.d/*.sh: run, has, ok, bad,
 # skip; $VMM, $ELF, $T (scratch directory). POSIX sh, so it also runs under busybox
 # inside the nested test VM. Usage: cases.sh MINIVMM GUEST_ELF
 set -u
 VMM=${1:?usage: cases.sh MINIVMM GUEST_ELF}
-ELF=${2:?usage: cases.sh MINIVMM GUEST_ELF}
+ELF=${2:?usage: cases.sh MINIVMM GUEST_ELF [MINIVMM_ASAN]}
+VMM_ASAN=${3:-}
 T=${TMPDIR:-/tmp}/minivmm-it.$$
 mkdir -p "$T"
 pass=0

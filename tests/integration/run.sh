@@ -7,9 +7,10 @@ cases=$top/tests/integration/cases.sh
 
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	echo "integration: using this host's /dev/kvm"
-	exec "$cases" "$top/minivmm" "$top/guest.elf"
+	exec "$cases" "$top/minivmm" "$top/guest.elf" "$top/build/minivmm-asan"
 fi
 echo "integration: no usable /dev/kvm here; running the cases in a nested KVM VM (QEMU TCG, emulated SVM)"
 exec "$top/tests/nested/run-nested.sh" --timeout "${MINIVMM_NESTED_TIMEOUT:-900}" \
 	--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration" \
-	-- "$cases" "$top/minivmm" "$top/guest.elf"
+	--file "$top/build/minivmm-asan" \
+	-- "$cases" "$top/minivmm" "$top/guest.elf" "$top/build/minivmm-asan"
