@@ -157,6 +157,14 @@ fail_close:
 	return -1;
 }
 
+int kvm_check_vcpus(const struct kvm_host *kvm, unsigned int n, char *err, size_t errlen)
+{
+	if (n <= kvm->max_vcpus)
+		return 0;
+	return fail(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs",
+		    n, kvm->max_vcpus);
+}
+
 void kvm_close(struct kvm_host *kvm)
 {
 	if (kvm->fd >= 0)

@@ -24,6 +24,8 @@ struct kvm_host {
 int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen);
 void kvm_close(struct kvm_host *kvm);
 int kvm_check(const struct kvm_host *kvm, long cap);
+/* Refuse more vCPUs than KVM_CAP_MAX_VCPUS, with the limit in the message. */
+int kvm_check_vcpus(const struct kvm_host *kvm, unsigned int n, char *err, size_t errlen);
 const char *kvm_backend_name(enum mvm_backend b);
 
 #endif

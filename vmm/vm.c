@@ -47,11 +47,8 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 	struct kvm_userspace_memory_region slot;
 	int sync = KVM_SYNC_X86_REGS | KVM_SYNC_X86_SREGS;
 
-	if (vm->cfg.nr_vcpus > vm->kvm.max_vcpus) {
-		snprintf(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs",
-			 vm->cfg.nr_vcpus, vm->kvm.max_vcpus);
+	if (kvm_check_vcpus(&vm->kvm, vm->cfg.nr_vcpus, err, errlen))
 		return -1;
-	}
 	if ((vm->kvm.sync_regs & sync) != sync) {
 		snprintf(err, errlen, "KVM lacks KVM_CAP_SYNC_REGS for registers and sregs (Linux 4.16+)");
 		return -1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tests/unit/suites.h"
+#include "vmm/kvm.h"
 #include "vmm/options.h"
 
 static struct vm_config cfg;
@@ -157,6 +158,16 @@ START_TEST(test_pin)
 }
 END_TEST
 
+START_TEST(test_more_vcpus_than_kvm_allows)
+{
+	struct kvm_host kvm = { .fd = -1, .max_vcpus = 4 };
+
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 4, err, sizeof(err)), 0);
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 5, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "--cpus 5: KVM on this host allows at most 4 vCPUs");
+}
+END_TEST
+
 Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -172,6 +183,7 @@ Suite *options_suite(void)
 	tcase_add_test(tc, test_bad_timeout_iters_path);
 	tcase_add_test(tc, test_cmdline_too_long);
 	tcase_add_test(tc, test_pin);
+	tcase_add_test(tc, test_more_vcpus_than_kvm_allows);
 	suite_add_tcase(s, tc);
 	return s;
 }
