@@ -34,7 +34,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all deps run check unit unit-asan integration bench fuzz fuzz-long clean
+.PHONY: all deps run check unit unit-asan docs-check integration bench fuzz fuzz-long clean
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -83,6 +83,9 @@ unit: $(B)/unit
 unit-asan: $(B)/unit-asan
 	$(Q)CK_FORK=yes ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/unit-asan
 
+docs-check: minivmm
+	$(Q)./tests/docs/help.sh
+
 integration: all $(B)/minivmm-asan
 	$(Q)./tests/integration/run.sh
 
@@ -95,7 +98,7 @@ run:
 check:
 	$(Q)./scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all $(B)/unit $(B)/unit-asan $(B)/minivmm-asan
-	$(Q)$(MAKE) --no-print-directory unit unit-asan integration
+	$(Q)$(MAKE) --no-print-directory unit unit-asan docs-check integration
 
 bench:
 	$(Q)./scripts/deps.sh bench

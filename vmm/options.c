@@ -67,10 +67,11 @@ void options_usage(FILE *f)
 "      --hyperv          enable the Hyper-V enlightenments (default)\n"
 "      --no-hyperv       boot without them (no Hyper-V CPUID leaves or MSRs)\n"
 "      --no-hv-xmm       do not advertise XMM-fast hypercall input\n"
-"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'ioctl' (KVM_GET_FPU,\n"
-"                        default) or 'spill' (the hypercall page stores them)\n"
-"      --bare-pio        benchmark mode: port-I/O exits skip all dispatch\n"
-"                        (only the exit port still works)\n"
+"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'ioctl' (KVM_GET_FPU),\n"
+"                        'spill' (the hypercall page stores them) or 'auto'\n"
+"                        (default: spill on kvm_pvm, ioctl on VMX/SVM)\n"
+"      --bare-pio        benchmark mode: exits on the null port (0xf8) skip\n"
+"                        all dispatch and statistics\n"
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
 "      --pin LIST        pin vCPU threads to host CPUs, e.g. 0,1 or 0-1 or 0,0,0,0;\n"
 "                        vCPU i gets entry i mod length\n"
@@ -191,7 +192,7 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->kvm_path = "/dev/kvm";
 	cfg->hyperv = true;
 	cfg->hv_xmm = true;
-	cfg->xmm_path = XMM_PATH_IOCTL;
+	cfg->xmm_path = XMM_PATH_AUTO;
 	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
 		cfg->pin[i] = -1;
 }
@@ -265,11 +266,13 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
 	case OPT_HV_XMM_PATH:
 		if (!strcmp(arg, "ioctl"))
-			cfg->xmm_path = XMM_PATH_IOCTL;
+			cfg->xmm_path = XMM_PATH_AUTO;
 		else if (!strcmp(arg, "spill"))
 			cfg->xmm_path = XMM_PATH_SPILL;
+		else if (!strcmp(arg, "auto"))
+			cfg->xmm_path = XMM_PATH_AUTO;
 		else
-			return fail(err, errlen, "--hv-xmm-path '%s': need 'ioctl' or 'spill'", arg);
+			return fail(err, errlen, "--hv-xmm-path '%s': need 'ioctl', 'spill' or 'auto'", arg);
 		return OPTIONS_OK;
 	default:
 		return fail(err, errlen, "internal: unhandled option %d", opt);
