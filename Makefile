@@ -34,7 +34,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all deps run check unit unit-asan docs-check integration bench fuzz fuzz-long clean
+.PHONY: all deps run check unit unit-asan host-tests integration bench fuzz fuzz-long clean
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -83,8 +83,10 @@ unit: $(B)/unit
 unit-asan: $(B)/unit-asan
 	$(Q)CK_FORK=yes ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/unit-asan
 
-docs-check: minivmm
+# Checks that need no KVM: the README against --help, /dev/kvm error paths.
+host-tests: minivmm guest.elf
 	$(Q)./tests/docs/help.sh
+	$(Q)./tests/host/kvm-errors.sh
 
 integration: all $(B)/minivmm-asan
 	$(Q)./tests/integration/run.sh
@@ -98,7 +100,7 @@ run:
 check:
 	$(Q)./scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all $(B)/unit $(B)/unit-asan $(B)/minivmm-asan
-	$(Q)$(MAKE) --no-print-directory unit unit-asan docs-check integration
+	$(Q)$(MAKE) --no-print-directory unit unit-asan host-tests integration
 
 bench:
 	$(Q)./scripts/deps.sh bench
