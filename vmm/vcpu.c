@@ -25,9 +25,12 @@
 
 #define KICK_SIGNAL	SIGUSR1
 
+/* Bounded, so a waiter re-checks vm->stopping even if nobody wakes it. */
 static void futex_wait(atomic_uint *addr, unsigned int val)
 {
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
 }
 
 static void futex_wake(atomic_uint *addr)
@@ -224,9 +227,11 @@ static void *vcpu_thread(void *arg)
 		return NULL;
 	}
 	run_loop(v);
-	/* Anyone still waiting for our flush must not wait for ever. */
+	/* Anyone still waiting for our flush or pause must not wait for ever. */
 	atomic_store(&v->flush_done, atomic_load(&v->flush_seq));
 	futex_wake(&v->flush_done);
+	atomic_fetch_add(&v->pause_ack, 1);
+	futex_wake(&v->pause_ack);
 	return NULL;
 }
 

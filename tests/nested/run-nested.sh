@@ -25,8 +25,9 @@
 # prerequisites, VM did not boot, /dev/kvm missing inside, timeout before
 # COMMAND started).
 #
-# The working directory inside is the caller's $PWD (created if needed);
-# stdin is /dev/null; stdout and stderr are one pipe (not a tty). Everything COMMAND needs must be given with --file.
+# Inside, COMMAND runs as root in the caller's $PWD (created if needed), with
+# stdin /dev/null and stdout+stderr one pipe (not a tty), under busybox: all
+# else it needs (binaries, data) must be given with --file.
 #
 # Environment: XDG_CACHE_HOME / MINIVMM_NESTED_CACHE (cache dir),
 # MINIVMM_NESTED_KERNEL_PKG (e.g. linux-image-6.1.0-57-amd64; default: what
@@ -38,7 +39,7 @@ set -euo pipefail
 
 prog=run-nested
 die_setup() { echo "$prog: error: $*" >&2; exit 125; }
-note() { [[ $verbose == 1 ]] && echo "$prog: $*" >&2 || true; }
+note() { if [[ $verbose == 1 ]]; then echo "$prog: $*" >&2; fi; }
 usage() { sed -n '/^# Usage:/,/^# Exit status/{/^# Exit status/d;s/^# \{0,1\}//;p}' "$0" >&2; exit "${1:-125}"; }
 
 timeout_s=300 cpus=2 mem=1024 verbose=0
@@ -79,22 +80,27 @@ apt_timeout=900
 # ---------------------------------------------------------------- prerequisites
 is_root() { [[ $(id -u) == 0 ]]; }
 is_elf() { [[ -f $1 && $(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ') == 177ELF ]]; }
+apt_log=$(mktemp "${TMPDIR:-/tmp}/run-nested-apt.XXXXXX")
+trap 'rm -f "$apt_log"' EXIT
+apt_run() {   # apt_run ARGS...: apt-get, bounded in time, output shown only on failure
+    if ! DEBIAN_FRONTEND=noninteractive timeout "$apt_timeout" apt-get -q -y \
+            -o DPkg::Lock::Timeout=300 "$@" >"$apt_log" 2>&1; then
+        cat "$apt_log" >&2; return 1
+    fi
+}
 apt_updated=0
 apt_update_once() {
     ((apt_updated)) && return 0
     apt_updated=1
-    note "apt-get update"
-    timeout "$apt_timeout" apt-get -q update >&2 || die_setup "apt-get update failed"
+    echo "$prog: apt-get update" >&2
+    apt_run update || die_setup "apt-get update failed"
 }
 apt_install() {   # apt_install PKG...
     is_root || die_setup "missing packages: $* (run as root or: apt-get install --no-install-recommends $*)"
     echo "$prog: installing Debian packages: $*" >&2
-    if ! DEBIAN_FRONTEND=noninteractive timeout "$apt_timeout" apt-get -y -q \
-            -o DPkg::Lock::Timeout=300 install --no-install-recommends "$@" >&2; then
+    if ! apt_run install --no-install-recommends "$@" 2>/dev/null; then
         apt_update_once
-        DEBIAN_FRONTEND=noninteractive timeout "$apt_timeout" apt-get -y -q \
-            -o DPkg::Lock::Timeout=300 install --no-install-recommends "$@" >&2 \
-            || die_setup "apt-get install $* failed"
+        apt_run install --no-install-recommends "$@" || die_setup "apt-get install $* failed"
     fi
 }
 
@@ -111,7 +117,8 @@ busybox=${busybox:-$(command -v busybox || true)}
 command -v qemu-system-x86_64 >/dev/null || die_setup "qemu-system-x86_64 not found"
 
 # ---------------------------------------------------------------- kernel cache
-# $cache/<pkg>_<version>/{vmlinux|vmlinuz, modules/*.ko, modules.order, .ready}
+# $cache/<pkg>_<version>/{vmlinux|vmlinuz, modules/*.ko, kvm-{amd,intel}.order,
+# kver, .ready}; filled once under a lock, then read-only.
 mkdir -p "$cache" || die_setup "cannot create cache dir $cache"
 exec 9>"$cache/.lock"
 flock -w 900 9 || die_setup "cannot lock $cache/.lock"
@@ -151,10 +158,11 @@ prepare_kernel() {   # prepare_kernel PKG -> sets kdir
     dir=$cache/${pkg}_${ver//:/%}
     if [[ -f $dir/.ready ]]; then kdir=$dir; return 0; fi
     echo "$prog: preparing kernel $pkg $ver (one-time, cached in $cache)" >&2
+    rm -rf "$cache"/.tmp.*   # left by an interrupted preparation (we hold the lock)
     tmp=$(mktemp -d "$cache/.tmp.XXXXXX")
     local sandbox=()
     is_root && sandbox=(-o APT::Sandbox::User=root)   # _apt cannot enter $HOME
-    (cd "$tmp" && timeout "$apt_timeout" apt-get -q "${sandbox[@]}" download "$pkg=$ver" >&2) \
+    (cd "$tmp" && apt_run "${sandbox[@]}" download "$pkg=$ver") \
         || { rm -rf "$tmp"; die_setup "apt-get download $pkg=$ver failed"; }
     deb=$(ls "$tmp"/*.deb)
     mkdir "$tmp/x" "$tmp/out" "$tmp/out/modules"
@@ -198,8 +206,9 @@ if [[ -n ${MINIVMM_NESTED_KERNEL_PKG:-} ]]; then
     prepare_kernel "$MINIVMM_NESTED_KERNEL_PKG"
 else
     # Fast path: any prepared kernel is good enough; avoids apt look-ups.
-    kdir=$(ls -d "$cache"/linux-image-*/.ready 2>/dev/null | sort -V | tail -n1 || true)
-    kdir=${kdir%/.ready}
+    for f in "$cache"/linux-image-*/.ready; do
+        [[ -f $f ]] && kdir=$(printf '%s\n' ${kdir:+"$kdir"} "${f%/.ready}" | sort -V | tail -n1)
+    done
     if [[ -z $kdir ]]; then
         pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
         if [[ -z $pkg ]]; then
@@ -211,18 +220,20 @@ else
     fi
 fi
 flock -u 9
+exec 9>&-
 kernel=$kdir/vmlinux
 [[ -f $kernel ]] || kernel=$kdir/vmlinuz
 note "kernel $(cat "$kdir/kver") from $kdir"
 
 # ---------------------------------------------------------------- initramfs
 work=$(mktemp -d "${TMPDIR:-/tmp}/run-nested.XXXXXX")
-qpid= readers=()
+qpid='' readers=()
+# shellcheck disable=SC2317  # invoked by trap
 cleanup() {
-    [[ -n $qpid ]] && kill "$qpid" 2>/dev/null || true
+    if [[ -n $qpid ]]; then kill "$qpid" 2>/dev/null || true; fi
     local p
     for p in ${readers[@]+"${readers[@]}"}; do kill "$p" 2>/dev/null || true; done
-    rm -rf "$work"
+    rm -rf "$work" "$apt_log"
 }
 trap cleanup EXIT
 trap 'echo "$prog: interrupted" >&2; exit 130' INT
@@ -251,7 +262,7 @@ add_libs() {   # add_libs ELF: copy the shared libraries ldd resolves (and the l
     done <"$work/ldd.out"
 }
 add_libs "$root/bin/busybox"   # no-op for busybox-static
-abspath() { [[ $1 == /* ]] && realpath -ms -- "$1" || realpath -ms -- "$PWD/$1"; }
+abspath() { if [[ $1 == /* ]]; then realpath -ms -- "$1"; else realpath -ms -- "$PWD/$1"; fi; }
 for f in ${files[@]+"${files[@]}"}; do
     [[ -e $f ]] || die_setup "--file $f: no such file or directory"
     a=$(abspath "$f")
@@ -374,8 +385,9 @@ elapsed=$(($(date +%s) - started))
 con=$(tr -d '\r' <"$work/console.log")
 show_console() { echo "$prog: --- VM console (last 40 lines) ---" >&2; tail -n 40 <<<"$con" >&2;
                  [[ -s $work/qemu.log ]] && { echo "$prog: --- qemu ---" >&2; cat "$work/qemu.log" >&2; }; }
-if [[ $con =~ NESTED-EXIT:\ ([0-9]+) ]]; then
-    exit "${BASH_REMATCH[1]}"
+rc=$(sed -n 's/^NESTED-EXIT: \([0-9]\{1,3\}\).*/\1/p' <<<"$con" | tail -n1)
+if [[ -n $rc ]]; then
+    exit "$rc"
 elif grep -q '^NESTED-SETUP-FAILED' <<<"$con"; then
     echo "$prog: error: the nested KVM environment could not be set up:" >&2
     sed -n '/^NESTED-DIAG-BEGIN/,/^NESTED-DIAG-END/{/^NESTED-DIAG-/d;p}' <<<"$con" >&2
