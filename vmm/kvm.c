@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kvm.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -10,17 +9,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "vmm/errmsg.h"
 #include "vmm/kvm.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int kvm_check(const struct kvm_host *kvm, long cap)
 {
@@ -88,13 +78,13 @@ static int open_dev(const char *path, char *err, size_t errlen)
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT)
-		fail(err, errlen, "%s does not exist: this host offers no KVM (load kvm_intel, kvm_amd or kvm_pvm, or run on a host with virtualisation)", path);
+		errmsg(err, errlen, "%s does not exist: this host offers no KVM (load kvm_intel, kvm_amd or kvm_pvm, or run on a host with virtualisation)", path);
 	else if (errno == EACCES || errno == EPERM)
-		fail(err, errlen, "%s: permission denied (add yourself to group 'kvm' or run as root)", path);
+		errmsg(err, errlen, "%s: permission denied (add yourself to group 'kvm' or run as root)", path);
 	else if (errno == ENODEV || errno == ENXIO)
-		fail(err, errlen, "%s: no KVM driver behind the device node (%s)", path, strerror(errno));
+		errmsg(err, errlen, "%s: no KVM driver behind the device node (%s)", path, strerror(errno));
 	else
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: %s", path, strerror(errno));
 	return -1;
 }
 
@@ -122,19 +112,19 @@ int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen)
 		return -1;
 	v = ioctl(kvm->fd, KVM_GET_API_VERSION, 0);
 	if (v != KVM_API_VERSION) {
-		fail(err, errlen, "%s: KVM API version %d, minivmm needs %d", path, v, KVM_API_VERSION);
+		errmsg(err, errlen, "%s: KVM API version %d, minivmm needs %d", path, v, KVM_API_VERSION);
 		goto fail_close;
 	}
 	for (size_t i = 0; i < sizeof(required_caps) / sizeof(required_caps[0]); i++) {
 		if (kvm_check(kvm, required_caps[i].cap))
 			continue;
-		fail(err, errlen, "%s: missing capability %s (%s)", path,
+		errmsg(err, errlen, "%s: missing capability %s (%s)", path,
 		     required_caps[i].name, required_caps[i].why);
 		goto fail_close;
 	}
 	kvm->vcpu_mmap_size = ioctl(kvm->fd, KVM_GET_VCPU_MMAP_SIZE, 0);
 	if (kvm->vcpu_mmap_size < (int)sizeof(struct kvm_run)) {
-		fail(err, errlen, "%s: KVM_GET_VCPU_MMAP_SIZE: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: KVM_GET_VCPU_MMAP_SIZE: %s", path, strerror(errno));
 		goto fail_close;
 	}
 	kvm->max_vcpus = kvm_check(kvm, KVM_CAP_MAX_VCPUS);
@@ -161,7 +151,7 @@ int kvm_check_vcpus(const struct kvm_host *kvm, unsigned int n, char *err, size_
 {
 	if (n <= kvm->max_vcpus)
 		return 0;
-	return fail(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs",
+	return errmsg(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs",
 		    n, kvm->max_vcpus);
 }
 

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,45 +15,36 @@
 #include <unistd.h>
 
 #include "minivmm/abi.h"
+#include "vmm/errmsg.h"
 #include "vmm/loader.h"
 
 #define LOADER_MAX_FILE	(256u << 20)
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int check_header(Elf *elf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen)
 {
 	if (elf_kind(elf) != ELF_K_ELF)
-		return fail(err, errlen, "not an ELF file (bad magic)");
+		return errmsg(err, errlen, "not an ELF file (bad magic)");
 	if (len < EI_NIDENT)
-		return fail(err, errlen, "truncated: %zu bytes", len);
+		return errmsg(err, errlen, "truncated: %zu bytes", len);
 	if (gelf_getclass(elf) != ELFCLASS64)
-		return fail(err, errlen, "ELF32 file: minivmm loads ELF64 x86-64 executables only");
+		return errmsg(err, errlen, "ELF32 file: minivmm loads ELF64 x86-64 executables only");
 	if (len < sizeof(Elf64_Ehdr))
-		return fail(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
+		return errmsg(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
 			    len, sizeof(Elf64_Ehdr));
 	if (!gelf_getehdr(elf, eh))
-		return fail(err, errlen, "unreadable ELF header: %s", elf_errmsg(-1));
+		return errmsg(err, errlen, "unreadable ELF header: %s", elf_errmsg(-1));
 	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
-		return fail(err, errlen, "big-endian ELF: x86-64 payloads are little-endian");
+		return errmsg(err, errlen, "big-endian ELF: x86-64 payloads are little-endian");
 	if (eh->e_machine != EM_X86_64)
-		return fail(err, errlen, "wrong machine %u: need x86-64 (EM_X86_64 = %u)",
+		return errmsg(err, errlen, "wrong machine %u: need x86-64 (EM_X86_64 = %u)",
 			    eh->e_machine, EM_X86_64);
 	if (eh->e_type != ET_EXEC)
-		return fail(err, errlen, "ELF type %u is not an executable (ET_EXEC)", eh->e_type);
+		return errmsg(err, errlen, "ELF type %u is not an executable (ET_EXEC)", eh->e_type);
 	if (eh->e_phentsize != sizeof(Elf64_Phdr))
-		return fail(err, errlen, "program header entry size %u, expected %zu",
+		return errmsg(err, errlen, "program header entry size %u, expected %zu",
 			    eh->e_phentsize, sizeof(Elf64_Phdr));
 	if (eh->e_phoff > len || (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > len - eh->e_phoff)
-		return fail(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
+		return errmsg(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
 			    eh->e_phnum, (unsigned long long)eh->e_phoff, len);
 	return 0;
 }
@@ -65,19 +55,19 @@ static int check_segment(const GElf_Phdr *ph, unsigned int i, size_t len,
 	unsigned long long pa = ph->p_paddr, msz = ph->p_memsz, fsz = ph->p_filesz;
 
 	if (fsz > msz)
-		return fail(err, errlen, "segment %u: file size 0x%llx exceeds memory size 0x%llx",
+		return errmsg(err, errlen, "segment %u: file size 0x%llx exceeds memory size 0x%llx",
 			    i, fsz, msz);
 	if (ph->p_offset > len || fsz > len - ph->p_offset)
-		return fail(err, errlen, "segment %u: file bytes 0x%llx+0x%llx run past the end of the %zu-byte file",
+		return errmsg(err, errlen, "segment %u: file bytes 0x%llx+0x%llx run past the end of the %zu-byte file",
 			    i, (unsigned long long)ph->p_offset, fsz, len);
 	if (pa + msz < pa)
-		return fail(err, errlen, "segment %u: address 0x%llx + size 0x%llx overflows",
+		return errmsg(err, errlen, "segment %u: address 0x%llx + size 0x%llx overflows",
 			    i, pa, msz);
 	if (pa < MVM_LOAD_MIN)
-		return fail(err, errlen, "segment %u at 0x%llx overlaps minivmm's reserved area below 0x%llx",
+		return errmsg(err, errlen, "segment %u at 0x%llx overlaps minivmm's reserved area below 0x%llx",
 			    i, pa, (unsigned long long)MVM_LOAD_MIN);
 	if (msz && !mem_gpa_to_host(mem, pa, msz))
-		return fail(err, errlen, "segment %u [0x%llx, 0x%llx) lies outside guest RAM (%llu MiB)",
+		return errmsg(err, errlen, "segment %u [0x%llx, 0x%llx) lies outside guest RAM (%llu MiB)",
 			    i, pa, pa + msz, (unsigned long long)(mem->size >> 20));
 	return 0;
 }
@@ -98,26 +88,26 @@ int loader_load_image(const void *image, size_t len, struct guest_mem *mem,
 
 	memset(info, 0, sizeof(*info));
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return fail(err, errlen, "libelf: %s", elf_errmsg(-1));
+		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
 	if (len == 0)
-		return fail(err, errlen, "empty file");
+		return errmsg(err, errlen, "empty file");
 	/* libelf only says "invalid data" for these: name them first. */
 	if (len < SELFMAG || memcmp(image, ELFMAG, SELFMAG))
-		return fail(err, errlen, "not an ELF file (bad magic)");
+		return errmsg(err, errlen, "not an ELF file (bad magic)");
 	if (len > EI_CLASS && ((const uint8_t *)image)[EI_CLASS] == ELFCLASS32)
-		return fail(err, errlen, "ELF32 file: minivmm loads ELF64 x86-64 executables only");
+		return errmsg(err, errlen, "ELF32 file: minivmm loads ELF64 x86-64 executables only");
 	if (len < sizeof(Elf64_Ehdr))
-		return fail(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
+		return errmsg(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
 			    len, sizeof(Elf64_Ehdr));
 	elf = elf_memory((char *)image, len);
 	if (!elf)
-		return fail(err, errlen, "libelf: %s", elf_errmsg(-1));
+		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
 	if (check_header(elf, len, &eh, err, errlen))
 		goto out;
 	/* Validate every segment before copying any. */
 	for (unsigned int i = 0; i < eh.e_phnum; i++) {
 		if (!gelf_getphdr(elf, i, &ph)) {
-			fail(err, errlen, "program header %u: %s", i, elf_errmsg(-1));
+			errmsg(err, errlen, "program header %u: %s", i, elf_errmsg(-1));
 			goto out;
 		}
 		if (ph.p_type != PT_LOAD)
@@ -128,11 +118,11 @@ int loader_load_image(const void *image, size_t len, struct guest_mem *mem,
 		entry_ok |= entry_in(&ph, eh.e_entry);
 	}
 	if (!info->segments) {
-		fail(err, errlen, "no PT_LOAD segment: nothing to load");
+		errmsg(err, errlen, "no PT_LOAD segment: nothing to load");
 		goto out;
 	}
 	if (!entry_ok) {
-		fail(err, errlen, "entry point 0x%llx is outside every loaded segment",
+		errmsg(err, errlen, "entry point 0x%llx is outside every loaded segment",
 		     (unsigned long long)eh.e_entry);
 		goto out;
 	}
@@ -163,22 +153,22 @@ static void *read_file(const char *path, size_t *len, char *err, size_t errlen)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st)) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
+		errmsg(err, errlen, "%s: %s", path, strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
-		fail(err, errlen, "%s: is a directory, not an ELF file", path);
+		errmsg(err, errlen, "%s: is a directory, not an ELF file", path);
 	} else if (!S_ISREG(st.st_mode)) {
-		fail(err, errlen, "%s: not a regular file", path);
+		errmsg(err, errlen, "%s: not a regular file", path);
 	} else if (st.st_size > LOADER_MAX_FILE) {
-		fail(err, errlen, "%s: %lld bytes is larger than the %u MiB limit", path,
+		errmsg(err, errlen, "%s: %lld bytes is larger than the %u MiB limit", path,
 		     (long long)st.st_size, LOADER_MAX_FILE >> 20);
 	} else if (!(buf = malloc(st.st_size ? st.st_size : 1))) {
-		fail(err, errlen, "%s: out of memory", path);
+		errmsg(err, errlen, "%s: out of memory", path);
 	} else if ((got = read(fd, buf, st.st_size)) != st.st_size) {
-		fail(err, errlen, "%s: short read (%zd of %lld bytes)", path, got,
+		errmsg(err, errlen, "%s: short read (%zd of %lld bytes)", path, got,
 		     (long long)st.st_size);
 		free(buf);
 		buf = NULL;

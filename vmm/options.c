@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmm/errmsg.h"
 #include "vmm/options.h"
 #include "vmm/version.h"
 
@@ -84,15 +84,8 @@ void options_usage(FILE *f)
 		(unsigned long long)(MVM_RAM_MAX >> 20));
 }
 
-static enum options_result fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return OPTIONS_ERROR;
-}
+/* Every parse error: the reason in err, OPTIONS_ERROR back. */
+#define fail(err, errlen, ...) (errmsg(err, errlen, __VA_ARGS__), OPTIONS_ERROR)
 
 /* "64M", "1G", "4096": bytes; rejects junk, overflow and zero. */
 int options_parse_size(const char *s, uint64_t *out)

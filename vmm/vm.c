@@ -13,6 +13,7 @@
 
 #include "hv/hv.h"
 #include "vmm/dev/devices.h"
+#include "vmm/errmsg.h"
 #include "vmm/hvhost.h"
 #include "vmm/loader.h"
 #include "vmm/msr.h"
@@ -24,10 +25,10 @@
 #define WAKE_SIGNAL	SIGUSR2
 #define STOP_GRACE_S	2
 
+/* An ioctl that failed: its name and errno. */
 static int fail(char *err, size_t errlen, const char *what)
 {
-	snprintf(err, errlen, "%s: %s", what, strerror(errno));
-	return -1;
+	return errmsg(err, errlen, "%s: %s", what, strerror(errno));
 }
 
 /* A vmcall/vmmcall must #UD, not be "fixed up" into the other (and hang). */
