@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+#include <minivmm/abi.h>
+
+#include "lib/boot.h"
+#include "lib/extable.h"
+#include "lib/hv.h"
+#include "lib/hvtest.h"
+#include "lib/irq.h"
+#include "lib/printf.h"
+#include "lib/processor.h"
+#include "lib/report.h"
+#include "lib/string.h"
+#include "lib/timing.h"
+
+/* Generous: under nested TCG an IPI to a halted vCPU can take milliseconds. */
+#define HVT_IPI_WAIT_US		2000000
+/* After the targets: time for a wrong delivery to show up too. */
+#define HVT_IPI_SETTLE_US	20000
+
+/* Two pages, so a block can be placed across the boundary on purpose. */
+static u8 in_pages[2 * MVM_PAGE_SIZE] __aligned(MVM_PAGE_SIZE);
+static u32 ipi_counts[GUEST_MAX_VCPUS];
+
+const char *hvt_enc_name(enum hvt_enc enc)
+{
+	switch (enc) {
+	case HVT_MEM: return "regular";
+	case HVT_FAST: return "fast";
+	case HVT_XMM: return "XMM-fast";
+	}
+	return "?";
+}
+
+/* No libgcc in the payload, so no __builtin_popcountll. */
+static u32 bits_set(u64 v)
+{
+	u32 n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+u32 hvt_put_vpset(struct hvt_in *in, u64 format, u64 valid_banks, const u64 *banks)
+{
+	u32 nr = bits_set(valid_banks);
+
+	hvt_put(in, format);
+	hvt_put(in, valid_banks);
+	for (u32 i = 0; i < nr; i++)
+		hvt_put(in, banks[i]);
+	return nr;
+}
+
+u64 hvt_in_page_gpa(void)
+{
+	return (uintptr_t)in_pages;
+}
+
+u64 hvt_call_at(u64 control, const struct hvt_in *in, u64 gpa)
+{
+	u64 base = (uintptr_t)in_pages;
+
+	if (gpa >= base && gpa + in->n * 8 <= base + sizeof(in_pages))
+		memcpy(in_pages + (gpa - base), in->q, in->n * 8);
+	return hv_hcall(control, gpa, 0);
+}
+
+static u64 call_xmm(u64 control, const struct hvt_in *in)
+{
+	u64 regs[HVT_XMM_QWORDS] = { 0 };
+
+	memcpy(regs, in->q, MIN(in->n, (u32)HVT_XMM_QWORDS) * 8);
+	return hv_hcall_xmm(control, regs);
+}
+
+u64 hvt_call(enum hvt_enc enc, u64 control, const struct hvt_in *in)
+{
+	switch (enc) {
+	case HVT_MEM:
+		return hvt_call_at(control, in, hvt_in_page_gpa());
+	case HVT_FAST:
+		return hv_hcall_fast(control, in->n > 0 ? in->q[0] : 0, in->n > 1 ? in->q[1] : 0);
+	case HVT_XMM:
+		return call_xmm(control, in);
+	}
+	return ~0ull;
+}
+
+int hvt_trap(u64 control, u64 rdx, u64 r8, u64 *rax)
+{
+	register u64 r8_reg asm("r8") = r8;
+	u64 a = 0;
+
+	ex_arm();
+	asm volatile(ASM_TRY("outb %%al, %[port]")
+		     : "+a"(a), "+c"(control), "+d"(rdx), "+r"(r8_reg)
+		     : [port] "i"(MVM_PORT_HCALL)
+		     : "memory");
+	*rax = a;
+	return ex_vector();
+}
+
+bool hvt_ready(void)
+{
+	const char *why = "";
+
+	if (!hv_detect()) {
+		report_skip("Hyper-V", "Hyper-V not offered (minivmm --no-hyperv?)");
+		return false;
+	}
+	if (hv_hypercalls_enabled())
+		return true;
+	return report_why(!hv_enable_hypercalls(&why), "hypercall page enabled", "%s", why);
+}
+
+bool hvt_cpuid_signature(u32 leaf, const char sig[12])
+{
+	struct cpuid_regs r = cpuid(leaf);
+	u32 want[3];
+
+	memcpy(want, sig, sizeof(want));
+	return r.ebx == want[0] && r.ecx == want[1] && r.edx == want[2];
+}
+
+bool hvt_report(bool pass, const char *why, const char *name_fmt, ...)
+{
+	char name[128];
+	va_list ap;
+
+	va_start(ap, name_fmt);
+	vsnprintf(name, sizeof(name), name_fmt, ap);
+	va_end(ap);
+	return report_why(pass, name, "%s", why);
+}
+
+bool hvt_xmm_offered(void)
+{
+	return (boot_info->features & MVM_F_HV_XMM_INPUT) && hv_xmm_input_available();
+}
+
+static void hvt_ipi_handler(struct trap_frame *tf)
+{
+	(void)tf;
+	atomic_inc(&ipi_counts[smp_id()]);
+}
+
+void hvt_ipi_arm(void)
+{
+	hvt_ipi_clear();
+	irq_register(HVT_IPI_VECTOR, hvt_ipi_handler);
+}
+
+void hvt_ipi_disarm(void)
+{
+	irq_unregister(HVT_IPI_VECTOR);
+}
+
+void hvt_ipi_clear(void)
+{
+	for (u32 cpu = 0; cpu < GUEST_MAX_VCPUS; cpu++)
+		WRITE_ONCE(ipi_counts[cpu], 0);
+}
+
+u32 hvt_ipi_count(u32 cpu)
+{
+	return READ_ONCE(ipi_counts[cpu]);
+}
+
+static bool targets_arrived(u64 targets)
+{
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
+		if (((targets >> cpu) & 1) && !hvt_ipi_count(cpu))
+			return false;
+	return true;
+}
+
+/* With interrupts on here, so that the caller can be a target too. */
+static void wait_for_ipis(u64 targets)
+{
+	bool was_on = read_rflags() & X86_EFLAGS_IF;
+
+	irq_enable();
+	wait_until(targets_arrived(targets), HVT_IPI_WAIT_US);
+	udelay(HVT_IPI_SETTLE_US);
+	if (!was_on)
+		irq_disable();
+}
+
+bool hvt_ipi_check(u64 targets, char *why, size_t len)
+{
+	wait_for_ipis(targets);
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++) {
+		u32 want = (targets >> cpu) & 1, got = hvt_ipi_count(cpu);
+
+		if (got != want) {
+			snprintf(why, len, "vCPU %u took %u interrupts, expected %u "
+				 "(targets 0x%lx)", cpu, got, want, targets);
+			return false;
+		}
+	}
+	return true;
+}
