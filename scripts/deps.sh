@@ -7,7 +7,7 @@ build_pkgs="gcc make pkg-config libelf-dev libjansson-dev"
 case "${1:-build}" in
 build) pkgs="$build_pkgs" ;;
 check) pkgs="$build_pkgs check" ;;
-bench) pkgs="$build_pkgs gnuplot-nox" ;;
+bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
 *) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz)" >&2; exit 2 ;;
 esac

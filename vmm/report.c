@@ -39,9 +39,48 @@ static const char *unit_name(uint32_t unit)
 	return unit == MVM_UNIT_PER_SEC ? "/s" : "cyc";
 }
 
-static void print_row(const struct vm *vm, const struct mvm_result *r, FILE *f)
+static void sum_stats(const struct vm *vm, struct vcpu_stats *all);
+
+/* A hypercall row's variant ends in the VMM's encoding name ("ex-xmm-fast"). */
+static int variant_encoding(const char *variant)
+{
+	size_t vl = strlen(variant);
+
+	/* Highest first: "xmm-fast" also ends in "fast". */
+	for (int e = HV_ENC_COUNT - 1; e >= 0; e--) {
+		const char *n = hv_encoding_name((enum hv_encoding)e);
+
+		if (vl >= strlen(n) && !strcmp(variant + vl - strlen(n), n))
+			return e;
+	}
+	return -1;
+}
+
+/* The VMM-side histogram a record's vmm_kind/vmm_code names, or NULL. */
+static const struct lat_hist *vmm_side(const struct vcpu_stats *all, const struct mvm_result *r)
+{
+	int enc;
+
+	switch (r->vmm_kind) {
+	case MVM_VMM_PIO_NULL:
+		return &all->kind[STATS_PIO_NULL];
+	case MVM_VMM_MMIO_NULL:
+		return &all->kind[STATS_MMIO_NULL];
+	case MVM_VMM_MSR_USER:
+		return &all->kind[STATS_MSR];
+	case MVM_VMM_HCALL:
+		enc = variant_encoding(r->variant);
+		return enc < 0 ? NULL : &all->hcall[stats_hcall_slot((uint16_t)r->vmm_code)][enc].lat;
+	default:
+		return NULL;
+	}
+}
+
+static void print_row(const struct vm *vm, const struct vcpu_stats *all,
+		      const struct mvm_result *r, FILE *f)
 {
 	const struct results *res = &vm->results;
+	const struct lat_hist *h = all ? vmm_side(all, r) : NULL;
 
 	fprintf(f, "%-10s %-28s %-12s %3u %4u %8llu %9llu %9llu %9llu %9llu %9llu %-3s",
 		r->suite, r->name, r->variant, r->cpl, r->nr_vcpus, (unsigned long long)r->iters,
@@ -52,6 +91,10 @@ static void print_row(const struct vm *vm, const struct mvm_result *r, FILE *f)
 		fprintf(f, " %9.0f", cyc_to_ns(vm, (double)r->median));
 	else
 		fprintf(f, " %9s", "-");
+	if (h && h->count)
+		fprintf(f, " %8.0f", cyc_to_ns(vm, (double)lat_percentile(h, 50)));
+	else
+		fprintf(f, " %8s", "-");
 	if (r->baseline_id && r->baseline_id <= res->n) {
 		const struct mvm_result *b = &res->recs[r->baseline_id - 1];
 
@@ -64,23 +107,29 @@ static void print_row(const struct vm *vm, const struct mvm_result *r, FILE *f)
 void report_results(const struct vm *vm, FILE *f)
 {
 	const struct results *res = &vm->results;
+	struct vcpu_stats *all;
 	const char *suite = "";
 
 	if (!res->n)
 		return;
-	fprintf(f, "\nresults (backend %s, %u vCPUs, TSC %llu kHz; cycles are guest TSC, empty loop subtracted)\n",
+	all = calloc(1, sizeof(*all));	/* NULL: rows go without the VMM-side column */
+	if (all)
+		sum_stats(vm, all);
+	fprintf(f, "\nresults (backend %s, %u vCPUs, TSC %llu kHz; cycles are guest TSC, empty loop subtracted;\n"
+		"vmm-ns: minivmm's own median for the row's exit kind or hypercall x encoding, whole run)\n",
 		kvm_backend_name(vm->kvm.backend), vm->cfg.nr_vcpus, (unsigned long long)vm->tsc_khz);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct mvm_result *r = &res->recs[i];
 
 		if (strcmp(suite, r->suite)) {
 			suite = r->suite;
-			fprintf(f, "%-10s %-28s %-12s %3s %4s %8s %9s %9s %9s %9s %9s %-3s %9s  %s\n",
+			fprintf(f, "%-10s %-28s %-12s %3s %4s %8s %9s %9s %9s %9s %9s %-3s %9s %8s  %s\n",
 				"suite", "case", "variant", "cpl", "cpus", "iters", "min", "median",
-				"p90", "p99", "mean", "", "median-ns", "ratio (median)");
+				"p90", "p99", "mean", "", "median-ns", "vmm-ns", "ratio (median)");
 		}
-		print_row(vm, r, f);
+		print_row(vm, all, r, f);
 	}
+	free(all);
 	if (res->rejected)
 		fprintf(f, "%llu record(s) rejected (see messages above)\n",
 			(unsigned long long)res->rejected);
@@ -187,7 +236,7 @@ static json_t *lat_json(const struct vm *vm, const struct lat_hist *h)
 
 static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}",
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
 			 "suite", r->suite, "case", r->name, "variant", r->variant,
 			 "cpl", (int)r->cpl, "vcpus", (int)r->nr_vcpus, "targets", (int)r->targets,
 			 "unit", r->unit == MVM_UNIT_PER_SEC ? "per_second" : "cycles",
@@ -196,7 +245,9 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 			 "p99", (json_int_t)r->p99, "max", (json_int_t)r->max,
 			 "mean", (json_int_t)r->mean, "overhead", (json_int_t)r->overhead,
 			 "median_ns", r->unit == MVM_UNIT_CYCLES ? cyc_to_ns(vm, (double)r->median) : 0.0,
-			 "baseline", (json_int_t)r->baseline_id);
+			 "baseline", (json_int_t)r->baseline_id,
+			 /* which VMM-side statistic (under "vmm") this row's exit is */
+			 "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
 }
 
 static json_t *env_json(const struct vm *vm)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "lib/atomic.h"
 #include "lib/boot.h"
 #include "lib/io.h"
 #include "lib/results.h"
@@ -27,7 +28,15 @@ void result_set_stats(struct mvm_result *r, const struct stats *s)
 	r->mean = s->mean;
 }
 
+static u32 submitted;
+
 void result_submit(struct mvm_result *r)
 {
 	outl(MVM_PORT_RESULTS, (u32)(uintptr_t)r);
+	atomic_inc(&submitted);
+}
+
+u32 result_submitted(void)
+{
+	return READ_ONCE(submitted);
 }

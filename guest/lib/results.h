@@ -21,4 +21,10 @@ void result_set_stats(struct mvm_result *r, const struct stats *s);
  */
 void result_submit(struct mvm_result *r);
 
+/*
+ * Records submitted so far: the VMM numbers accepted records 1, 2, ... in
+ * arrival order, which is what mvm_result.baseline_id refers to.
+ */
+u32 result_submitted(void);
+
 #endif /* GUEST_LIB_RESULTS_H */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Hyper-V calls the measurement suites make, built the way a guest
+ * kernel builds them: SendSyntheticClusterIpi{,Ex} and
+ * FlushVirtualAddress{Space,List}{,Ex} in each encoding the call allows.
+ * The input is written into one page-aligned block per call, so regular
+ * (memory) and XMM-fast calls differ only in how the block travels.
+ * CPL0 only (hypercalls), vCPU 0 only (one shared input block).
+ */
+#ifndef GUEST_LIB_BENCH_HV_H
+#define GUEST_LIB_BENCH_HV_H
+
+#include "lib/types.h"
+
+enum bench_hv_enc {
+	BENCH_HV_REGULAR,	/* input block in memory, RDX = its GPA */
+	BENCH_HV_FAST,		/* RDX:R8 (SendSyntheticClusterIpi only) */
+	BENCH_HV_XMM_FAST,	/* RDX, R8, XMM0-5 */
+};
+
+/* "regular", "fast", "xmm-fast": the VMM's names for the encodings. */
+const char *bench_hv_enc_name(enum bench_hv_enc enc);
+
+/*
+ * NULL when the call can be made here in this encoding, else why not:
+ * no Hyper-V, hypercall page not enabled (done here, once), call not
+ * recommended in CPUID 0x40000004, no XMM input, encoding not defined.
+ * `code` is one of the six HVCALL_* codes.
+ */
+const char *bench_hv_unusable(u16 code, enum bench_hv_enc enc);
+
+/* Vector `vector` to the VPs in `mask` (VP index == vCPU index < 64). Returns the status. */
+u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask);
+
+/*
+ * Flush all address spaces on the VPs in `mask`; a List call names the
+ * one page at `gva`. Returns the status.
+ */
+u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva);
+
+/* A call code nobody implements (0x1), fast form: INVALID_HYPERCALL_CODE. */
+#define BENCH_HV_UNKNOWN_CODE	0x0001
+u16 bench_hv_unknown_fast(void);
+
+#endif /* GUEST_LIB_BENCH_HV_H */

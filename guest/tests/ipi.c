@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipi: the cost of an IPI as the sender sees it, after Linux's
+ * ipi_benchmark: a dry run (the send path, delivering nothing), a self-IPI,
+ * a normal IPI to one receiver and a broadcast to every other vCPU, each a
+ * round trip (the receivers' handler acknowledges through shared memory),
+ * and a broadcast whose handler takes a lock. Every kind goes through each
+ * send path: the x2APIC ICR (in KVM) and the Hyper-V calls (in minivmm) in
+ * every encoding they allow, compared with the ICR row. Receivers are
+ * halted with IF=1, then spinning at CPL3 with IF=1. The sender runs at
+ * CPL0: ICR writes and hypercalls need it.
+ */
+#include <hv/tlfs.h>
+#include <minivmm/abi.h>
+
+#include "lib/apic.h"
+#include "lib/bench.h"
+#include "lib/bench_hv.h"
+#include "lib/bench_targets.h"
+#include "lib/boot.h"
+#include "lib/irq.h"
+#include "lib/printf.h"
+#include "lib/report.h"
+#include "lib/smp.h"
+#include "suite.h"
+
+#define IPI_VECTOR		0x50
+#define NO_SUCH_APIC_ID		0xff00	/* x2APIC physical ID nobody has */
+
+enum ipi_kind { DRY_RUN, SELF, NORMAL, BROADCAST, BROADCAST_LOCK, NR_KINDS };
+enum send_path { X2APIC, HV_REGULAR, HV_FAST, HVEX_REGULAR, HVEX_XMM, NR_PATHS };
+enum receivers { HALTED, SPINNING, NR_RECEIVERS };
+
+static const char *const kind_names[NR_KINDS] = {
+	"dry-run", "self", "normal", "broadcast", "broadcast-lock",
+};
+
+static const char *const receiver_names[NR_RECEIVERS] = { "halted", "spin-cpl3" };
+
+static const struct send_path_desc {
+	const char *name;
+	u16 code;		/* 0: not a hypercall */
+	enum bench_hv_enc enc;
+} paths[NR_PATHS] = {
+	[X2APIC] = { "x2apic", 0, 0 },
+	[HV_REGULAR] = { "regular", HVCALL_SEND_IPI, BENCH_HV_REGULAR },
+	[HV_FAST] = { "fast", HVCALL_SEND_IPI, BENCH_HV_FAST },
+	[HVEX_REGULAR] = { "ex-regular", HVCALL_SEND_IPI_EX, BENCH_HV_REGULAR },
+	[HVEX_XMM] = { "ex-xmm-fast", HVCALL_SEND_IPI_EX, BENCH_HV_XMM_FAST },
+};
+
+struct ipi_case {
+	enum ipi_kind kind;
+	enum send_path path;
+	u64 mask;		/* destination vCPUs; 0 for the dry run */
+	u32 want;		/* acknowledgements per send */
+};
+
+static u32 acks;
+static bool ack_locked;
+static struct spinlock ack_lock;
+
+static void ipi_handler(struct trap_frame *tf)
+{
+	(void)tf;
+	if (!READ_ONCE(ack_locked)) {
+		atomic_inc(&acks);
+		return;
+	}
+	spin_lock(&ack_lock);
+	WRITE_ONCE(acks, acks + 1);
+	spin_unlock(&ack_lock);
+}
+
+/* Physical destination mode, one ICR write per receiver (as Linux's x2apic_phys). */
+static void send_x2apic(u64 mask)
+{
+	if (!mask)
+		apic_send_ipi(NO_SUCH_APIC_ID, IPI_VECTOR);
+	for (; mask; mask &= mask - 1)
+		apic_send_ipi(percpu[__builtin_ctzll(mask)].apic_id, IPI_VECTOR);
+}
+
+static const char *ipi_body(void *arg)
+{
+	const struct ipi_case *c = arg;
+	const struct send_path_desc *p = &paths[c->path];
+	u32 start = READ_ONCE(acks);
+
+	if (!p->code)
+		send_x2apic(c->mask);
+	else if (bench_hv_send_ipi(p->code == HVCALL_SEND_IPI_EX, p->enc, IPI_VECTOR, c->mask))
+		return "hypercall status is not HV_STATUS_SUCCESS";
+	if (!bench_wait_acks(&acks, start, c->want))
+		return "not every receiver acknowledged within 5 s";
+	return NULL;
+}
+
+static const char *ipi_setup(void *arg)
+{
+	const struct ipi_case *c = arg;
+	const struct send_path_desc *p = &paths[c->path];
+
+	WRITE_ONCE(ack_locked, c->kind == BROADCAST_LOCK);
+	return p->code ? bench_hv_unusable(p->code, p->enc) : NULL;
+}
+
+static u64 kind_mask(enum ipi_kind kind)
+{
+	u64 all = boot_nr_cpus >= 64 ? ~0ull : (1ull << boot_nr_cpus) - 1;
+
+	switch (kind) {
+	case DRY_RUN:
+		return 0;
+	case SELF:
+		return 1ull << smp_id();
+	case NORMAL:
+		return 1ull << (smp_id() ? 0 : 1);
+	default:
+		return all & ~(1ull << smp_id());
+	}
+}
+
+/* No popcnt in the freestanding build (libgcc's helper is not linked). */
+static u32 count_bits(u64 mask)
+{
+	u32 n = 0;
+
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+static struct ipi_case args[NR_KINDS][NR_PATHS];
+static char names[NR_KINDS][MVM_RESULT_NAME_MAX];
+static struct bench_case rows[NR_KINDS * NR_PATHS];
+
+static void fill_row(struct bench_case *row, struct ipi_case *c, const char *name, u32 base)
+{
+	const struct send_path_desc *p = &paths[c->path];
+
+	*row = (struct bench_case){
+		.name = name,
+		.variant = p->name,
+		.body = ipi_body,
+		.setup = ipi_setup,
+		.arg = c,
+		.flags = c->kind == SELF ? BENCH_IRQS_ON : 0,	/* the sender takes it */
+		.targets = c->want,
+		.vmm_kind = p->code ? MVM_VMM_HCALL : MVM_VMM_NONE,
+		.vmm_code = p->code,
+		.baseline = c->path == X2APIC ? 0 : base,
+	};
+}
+
+/* Dry runs and self-IPIs involve no receiver: measured once, with receivers halted. */
+static u32 build_rows(enum receivers rx)
+{
+	u32 n = 0;
+
+	for (u32 k = 0; k < NR_KINDS; k++) {
+		bool has_receivers = k != DRY_RUN && k != SELF;
+		u32 base = BENCH_ROW(n);
+
+		if (rx != HALTED && !has_receivers)
+			continue;
+		if (has_receivers)
+			snprintf(names[k], sizeof(names[k]), "%s@%s", kind_names[k],
+				 receiver_names[rx]);
+		else
+			snprintf(names[k], sizeof(names[k]), "%s", kind_names[k]);
+		for (u32 p = 0; p < NR_PATHS; p++) {
+			u64 mask = kind_mask(k);
+
+			args[k][p] = (struct ipi_case){
+				.kind = k, .path = p, .mask = mask,
+				.want = count_bits(mask),
+			};
+			fill_row(&rows[n++], &args[k][p], names[k], base);
+		}
+	}
+	return n;
+}
+
+static void suite_ipi(const char *arg)
+{
+	struct bench b;
+
+	(void)arg;
+	if (boot_nr_cpus < 2) {
+		report_skip("IPI round trips", "needs at least 2 vCPUs (minivmm --cpus 2)");
+		return;
+	}
+	irq_register(IPI_VECTOR, ipi_handler);
+	bench_init(&b, "ipi");
+	bench_run_table(&b, rows, build_rows(HALTED), "receivers halted (IF=1)");
+	if (bench_targets_spin())
+		bench_run_table(&b, rows, build_rows(SPINNING),
+				"receivers spinning at CPL3 (IF=1)");
+	else
+		report_fail("receivers spinning at CPL3", "not every vCPU started spinning");
+	bench_targets_halt();
+	WRITE_ONCE(ack_locked, false);
+	irq_unregister(IPI_VECTOR);
+}
+
+DEFINE_SUITE(51, suite_ipi, "ipi", false, NULL,
+	     "IPI cost per send path (x2APIC, Hyper-V calls): dry, self, one, all, all+lock");

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# bench.sh - what `make bench` runs: the measurement matrix (vmexit, ipi,
+# flush at 1/2/4/8 vCPUs, --bare-pio, both --hv-xmm-path values), each
+# run's --json kept in build/bench/, then docs/results.md and docs/bench-*.png.
+#
+# Usage: scripts/bench.sh [--no-nested] [--report-only] [-- MINIVMM-OPTIONS...]
+#   --no-nested    refuse (exit 2) when this host has no usable /dev/kvm,
+#                  instead of measuring inside the nested test VM
+#   --report-only  regenerate the report from build/bench/ without running
+#   MINIVMM-OPTIONS go to every run, e.g. -- --iters 200
+# Environment: BENCH_OUT (default build/bench), MINIVMM_NESTED_TIMEOUT.
+#
+# Without /dev/kvm the matrix runs inside tests/nested/run-nested.sh: QEMU
+# TCG with an emulated AMD SVM CPU. That is real KVM, but every number is
+# 50-100x slower and distorted by emulation: fine for checking that the
+# suites work, NOT a benchmark. The report says where its numbers came from.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${BENCH_OUT:-$top/build/bench}
+nested_ok=1 report_only=0
+while (($#)); do
+	case $1 in
+	--no-nested) nested_ok=0; shift ;;
+	--report-only) report_only=1; shift ;;
+	--) shift; break ;;
+	*) echo "bench.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+extra=("$@")
+
+banner() {
+	local line='!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!'
+	printf '%s\n' "$line" "!! $1" "!! $2" "$line" >&2
+}
+
+run_host() {
+	echo "bench: using this host's /dev/kvm" >&2
+	echo host >"$out/source"
+	"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" "$out" "${extra[@]}"
+}
+
+# The matrix inside the nested VM; its files come back on stdout (--emit).
+run_nested() {
+	banner "no usable /dev/kvm on this host: measuring inside the nested test VM" \
+		"(QEMU TCG, emulated SVM). These numbers are NOT representative."
+	echo nested-tcg-svm >"$out/source"
+	"$top/tests/nested/run-nested.sh" --timeout "${MINIVMM_NESTED_TIMEOUT:-14400}" \
+		--file "$top/minivmm" --file "$top/guest.elf" --file "$top/scripts/bench-matrix.sh" \
+		-- "$top/scripts/bench-matrix.sh" --emit "$top/minivmm" "$top/guest.elf" \
+		/tmp/bench "${extra[@]}" |
+		awk -v dir="$out" '
+			{ sub(/\r$/, "") }
+			/^@@bench-file / { f = dir "/" $2; printf "" > f; inside = 1; next }
+			/^@@bench-end$/ { close(f); inside = 0; next }
+			inside { print > f; next }
+			{ print > "/dev/stderr"; fflush("/dev/stderr") }'
+	return "${PIPESTATUS[0]}"
+}
+
+mkdir -p "$out"
+if ((!report_only)); then
+	rm -f "$out"/*.json "$out"/*.log "$out"/*.status
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		run_host
+	elif ((nested_ok)); then
+		run_nested
+	else
+		echo "bench.sh: no usable /dev/kvm on this host, and --no-nested: refusing" >&2
+		exit 2
+	fi
+fi
+python3 "$top/scripts/bench-report.py" --source "$(cat "$out/source")" \
+	--tree-rev "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
+	--plots "$top/scripts/bench-plot.gp" "$out" "$top/docs"
+if [ "$(cat "$out/source")" != host ]; then
+	banner "docs/results.md was written from nested TCG-SVM runs:" \
+		"use it to see that the suites work, not as performance data."
+fi
