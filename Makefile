@@ -34,7 +34,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all deps run check unit unit-asan host-tests integration bench fuzz fuzz-long clean
+.PHONY: FORCE all deps run check unit unit-asan host-tests integration bench fuzz fuzz-long clean
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -44,6 +44,12 @@ deps:
 minivmm: $(HOST_OBJS)
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
+# version.o is rebuilt whenever the git revision (or dirtiness) changes.
+$(B)/git-rev: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
+FORCE:
+$(B)/host/vmm/version.o $(B)/asan/vmm/version.o: $(B)/git-rev
 $(B)/host/vmm/version.o: HOST_CFLAGS += -DMVM_GIT_REV='"$(GIT_REV)"'
 $(B)/host/%.o: %.c
 	$(Q)mkdir -p $(@D)
