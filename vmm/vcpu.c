@@ -40,17 +40,20 @@ static void futex_wake(atomic_uint *addr)
 
 static int set_kvm_sigmask(struct vcpu *v)
 {
+	/* Bytes, not a u64: KVM reads the mask right after `len`, at offset 4. */
 	struct {
 		struct kvm_signal_mask hdr;
-		uint64_t set;
+		uint8_t set[8];
 	} m;
 	sigset_t cur;
 
+	_Static_assert(offsetof(__typeof__(m), set) == offsetof(struct kvm_signal_mask, sigset),
+		       "the sigset must follow len with no padding");
 	/* KVM_RUN runs with the thread's mask minus the kick signal. */
 	pthread_sigmask(SIG_BLOCK, NULL, &cur);
 	sigdelset(&cur, KICK_SIGNAL);
 	m.hdr.len = sizeof(m.set);
-	memcpy(&m.set, &cur, sizeof(m.set));
+	memcpy(m.set, &cur, sizeof(m.set));
 	return ioctl(v->fd, KVM_SET_SIGNAL_MASK, &m);
 }
 
@@ -122,6 +125,11 @@ static void do_flush(struct vcpu *v)
 	v->stats.flushes_done++;
 	atomic_store(&v->flush_done, want);
 	futex_wake(&v->flush_done);
+}
+
+void vcpu_flush_pending(struct vcpu *v)
+{
+	do_flush(v);
 }
 
 /* Sleep in short steps so a stop request is never kept waiting long. */
