@@ -9,6 +9,7 @@
 #ifndef VMM_PVTIME_H
 #define VMM_PVTIME_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,6 +21,8 @@ struct pvtime {
 	uint64_t held_cycles;	/* host TSC cycles spent held out with the flag up */
 	uint64_t hold_start;
 	bool holding;
+	/* Blocked in a pause request until another vCPU's hold begins (ctrl.c). */
+	atomic_bool awaiting_hold;
 };
 
 /* The guest wrote MSR_KVM_STEAL_TIME: pass it to KVM; false -> #GP. */

@@ -18,6 +18,11 @@ void vcpu_request(struct vcpu *v, unsigned int req);
 /* Make the vCPU flush its guest TLB before it runs guest code again; wait if needed. */
 void vcpu_flush_tlb_begin(struct vcpu *v, unsigned int *ticket, bool *must_wait);
 void vcpu_flush_tlb_wait(struct vcpu *v, unsigned int ticket);
+/*
+ * From v's own thread, before it blocks in a handler on another vCPU: do a
+ * flush asked of v while it ran (its requester may be what we wait for).
+ */
+void vcpu_flush_pending(struct vcpu *v);
 
 /* Hold v out of guest mode for `us` microseconds; returns once the hold began. */
 int vcpu_pause(struct vcpu *v, unsigned int us);

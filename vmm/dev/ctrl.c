@@ -9,17 +9,34 @@
 
 #define PAUSE_MAX_US	10000000u
 
+/*
+ * A request returns only once its target's hold has begun, and a vCPU blocked
+ * in a request cannot begin one: two vCPUs pausing each other (or a longer
+ * cycle) would wait for ever. Each caller says it waits before it looks at
+ * its target (sequentially consistent), so in any cycle at least one caller
+ * sees its target waiting and is refused.
+ */
 static int32_t ctrl_pause(struct vcpu *caller, const struct mvm_ctrl *c)
 {
 	struct vm *vm = caller->vm;
+	struct vcpu *target;
 
 	if (c->arg0 >= vm->cfg.nr_vcpus || c->arg0 == caller->index ||
 	    !c->arg1 || c->arg1 > PAUSE_MAX_US)
 		return MVM_CTRL_EINVAL;
+	target = &vm->vcpus[c->arg0];
+	atomic_store(&caller->pv.awaiting_hold, true);
+	if (atomic_load(&target->pv.awaiting_hold)) {
+		atomic_store(&caller->pv.awaiting_hold, false);
+		return MVM_CTRL_EINVAL;
+	}
+	/* A flush asked of us while we ran may be what holds up our target. */
+	vcpu_flush_pending(caller);
 	/* The caller waits outside guest mode: say so to its siblings too. */
 	pvtime_hold_begin(caller);
-	vcpu_pause(&vm->vcpus[c->arg0], (unsigned int)c->arg1);
+	vcpu_pause(target, (unsigned int)c->arg1);
 	pvtime_hold_end(caller);
+	atomic_store(&caller->pv.awaiting_hold, false);
 	return 0;
 }
 
