@@ -322,6 +322,39 @@ def section_flush(runs):
     return "\n".join(out)
 
 
+def pv_rows(run):
+    rows = []
+    for rec in run.records:
+        b = run.baseline(rec)
+        if rec["unit"] == "per_second":
+            value = f"{fmt(rec['median'])} /s"
+        else:
+            value = f"{fmt(run.median_ns(rec))} ns"
+        rows.append([rec["case"], rec["variant"], rec["cpl"], rec["iters"], value,
+                     f"{fmt(ratio(rec['median'], b['median']) if b else None, 2)}x {b['case']}"
+                     if b else ""])
+    return rows
+
+
+def section_pvlocks(runs):
+    """Suites preempt-call and locks: one table per run, rows as the guest sent them."""
+    names = [n for n in runs if n.startswith(("preempt-call-", "locks-"))]
+    if not names:
+        return ""
+    out = ["## vcpu_is_preempted() and PV locks (suites `preempt-call`, `locks`)\n",
+           "Costs are per operation (ns, median); throughput rows are acquisitions per second "
+           "(median over vCPUs). More vCPUs than host CPUs is the overcommit these rows are "
+           "about; see docs/pvtime.md for what each variant does.\n"]
+    for n in names:
+        run = runs[n]
+        if not run.records:
+            continue
+        out.append(f"Run {n}:\n")
+        out.append(table(["case", "variant", "CPL", "iters", "median", "vs baseline"],
+                         pv_rows(run)))
+    return "\n".join(out)
+
+
 def section_failures(runs):
     bad = [r for r in runs.values()
            if r.status != 0 or not r.doc or r.doc.get("rejected_records", 0)]
@@ -458,7 +491,8 @@ def main():
                 "empty-loop cost at the same CPL subtracted. How the numbers are made and how "
                 "to read them: [measuring.md](measuring.md).\n")
     body = [section_environment(runs), section_ratios(runs), section_vmexit(runs),
-            section_ipi(runs), section_flush(runs), section_failures(runs)]
+            section_ipi(runs), section_flush(runs), section_pvlocks(runs),
+            section_failures(runs)]
     with open(os.path.join(a.docs_dir, "results.md"), "w") as f:
         f.write("\n".join(head) + "\n" + "\n".join(body))
     print(f"bench-report: wrote {os.path.join(a.docs_dir, 'results.md')}", file=sys.stderr)
