@@ -15,7 +15,6 @@
 #include "vmm/x86.h"
 
 #define X86_UD_VECTOR		6
-#define HCALL_TRAP_LEN		2	/* out imm8, al */
 #define HCALL_SPILL_BYTES	(HV_HCALL_XMM_COUNT * 16)
 
 static int host_read_gpa(void *opaque, uint64_t gpa, void *dst, size_t len)
@@ -125,11 +124,14 @@ static bool caller_may_hypercall(const struct kvm_sregs *s)
 /*
  * Fault on the trap instruction itself, as a refused VMCALL would. KVM
  * skips a completed OUT only on the next KVM_RUN, so complete it now
- * (immediate_exit), then step back onto it and queue the #UD.
+ * (immediate_exit), then restore the registers of the exit (RIP on the
+ * instruction: any length, `rep outs` too) and queue the #UD.
  */
 static void raise_ud(struct vcpu *v)
 {
 	struct kvm_run *run = v->run;
+	/* At the exit RIP is still on the trapping instruction, whatever its form. */
+	struct kvm_regs at_exit = run->s.regs.regs;
 
 	run->immediate_exit = 1;
 	if (ioctl(v->fd, KVM_RUN, 0) == 0 || errno != EINTR) {
@@ -138,7 +140,7 @@ static void raise_ud(struct vcpu *v)
 		return;
 	}
 	run->immediate_exit = 0;
-	run->s.regs.regs.rip -= HCALL_TRAP_LEN;
+	run->s.regs.regs = at_exit;	/* RIP back on the instruction */
 	run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
 	if (vcpu_inject_exception(v, X86_UD_VECTOR))
 		vcpu_fail(v, "cannot inject #UD: %s", strerror(errno));
