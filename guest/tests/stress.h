@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stress suite's shared state (docs/robustness.md). Every vCPU is a
+ * sender and a receiver. Sender s sends with vector STRESS_VEC_BASE + s
+ * only, and sends to target t again only after t has counted the previous
+ * one (recv == sent): an interrupt can then never be merged with a pending
+ * one, so every send must show up as exactly one delivery.
+ */
+#ifndef GUEST_TESTS_STRESS_H
+#define GUEST_TESTS_STRESS_H
+
+#include "lib/layout.h"
+#include "lib/types.h"
+
+#define STRESS_VEC_BASE		0x40	/* ..0x7f: one vector per sender */
+/*
+ * Above SMP_CALL_VECTOR on purpose: one pending when an smp_call() IPI
+ * arrives is taken first, so a synchronous smp_call() to a vCPU proves it
+ * has no wake-up or timer interrupt left in flight.
+ */
+#define STRESS_WAKE_VEC		0xf1
+#define STRESS_TIMER_VEC	0xf2
+
+/* The x2APIC timer (the library has no timer API). */
+#define MSR_X2APIC_LVT_TIMER	0x832
+#define MSR_X2APIC_TIMER_INIT	0x838
+#define MSR_X2APIC_TIMER_CUR	0x839
+#define MSR_X2APIC_TIMER_DIV	0x83e
+#define LVT_MASKED		(1u << 16)
+#define TIMER_DIV_1		0xb
+
+enum stress_op {
+	OP_IPI, OP_IPI_FAST, OP_IPI_EX, OP_IPI_EX_XMM,
+	OP_SPACE, OP_SPACE_XMM, OP_LIST, OP_LIST_XMM,
+	OP_SPACE_EX, OP_SPACE_EX_XMM, OP_LIST_EX, OP_LIST_EX_XMM,
+	NR_STRESS_OPS,
+};
+#define NR_IPI_OPS	4	/* the first four */
+
+/* One vCPU's counters; other vCPUs only read them. */
+struct stress_cpu {
+	u32 sent[GUEST_MAX_VCPUS];	/* by this sender, per target */
+	u32 recv[GUEST_MAX_VCPUS];	/* by this receiver, per sender (handler) */
+	u64 sent_at[GUEST_MAX_VCPUS];	/* TSC of the send still unanswered */
+	u64 ops[NR_STRESS_OPS];		/* calls that returned as expected */
+	u64 bad_calls;			/* calls that did not */
+	u64 bad_op, bad_rax, bad_want;	/* the first of them */
+	u64 heartbeat;			/* TSC of the last loop round */
+	u64 rate;			/* calls/s over the whole run */
+	u64 rng;
+	u32 ipi_turn, flush_turn;
+	u32 sleeping;			/* in nap(): wake me when you ack or finish */
+	bool midrun_record;
+	bool done;
+} __aligned(64);
+
+struct stress_ctl {
+	u32 nr;				/* vCPUs taking part: all */
+	bool xmm;			/* XMM-fast input offered */
+	u64 run_cycles, stall_cycles;
+	u64 start, end;			/* TSC */
+	u32 arrived;
+	u32 go;
+	u32 stop;			/* a stall was seen: everyone stops */
+	u32 vcpu0_reported;		/* vCPU 0 got to the verdicts */
+	u32 stall_reporter;		/* 1 + the vCPU that reported the stall */
+};
+
+extern struct stress_cpu stress_cpus[GUEST_MAX_VCPUS];
+extern struct stress_ctl stress_ctl;
+
+/* stress_ops.c: issue one call of `op` and return RAX; *want is the right RAX. */
+u64 stress_ipi(u32 me, enum stress_op op, u64 targets, u64 *want);
+u64 stress_flush(u32 me, enum stress_op op, u64 *want);
+const char *stress_op_name(enum stress_op op);
+bool stress_op_available(enum stress_op op);
+
+/* stress_worker.c: the loop every vCPU runs (through smp_call on the others). */
+void stress_worker(void *arg);
+void stress_handlers(bool on);
+
+#endif /* GUEST_TESTS_STRESS_H */
