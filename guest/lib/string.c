@@ -85,3 +85,18 @@ size_t strlcpy(char *dst, const char *src, size_t size)
 	}
 	return len;
 }
+
+bool parse_u64(const char *s, u64 max, u64 *out)
+{
+	u64 v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (u64)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (u64)(*s - '0');
+	}
+	*out = v;
+	return true;
+}

@@ -14,5 +14,7 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 /* Copy at most size-1 bytes and always NUL-terminate; returns strlen(src). */
 size_t strlcpy(char *dst, const char *src, size_t size);
+/* A whole decimal number 0..max with nothing after it: suite arguments. */
+bool parse_u64(const char *s, u64 max, u64 *out);
 
 #endif /* GUEST_LIB_STRING_H */

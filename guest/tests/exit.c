@@ -3,34 +3,18 @@
 #include "lib/exit.h"
 #include "lib/printf.h"
 #include "lib/report.h"
+#include "lib/string.h"
 #include "suite.h"
-
-/* Decimal 0..255 (a process exit status); -1 otherwise. */
-static int parse_status(const char *s)
-{
-	int v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (*s - '0');
-		if (v > 255)
-			return -1;
-	}
-	return v;
-}
 
 static void suite_exit(const char *arg)
 {
-	int status = arg ? parse_status(arg) : 0;
+	u64 status = 0;
 
-	if (status < 0) {
+	if (arg && !parse_u64(arg, 255, &status)) {
 		report_fail("status", "'%s' is not a number from 0 to 255", arg);
 		guest_exit(EXIT_USAGE);
 	}
-	printf("exit: leaving with status %d\n", status);
+	printf("exit: leaving with status %u\n", (u32)status);
 	guest_exit((u32)status);
 }
 

@@ -290,8 +290,6 @@ static void check_throughput(u64 window_ms)
 /* "check", or a window in ms, or nothing. */
 static bool parse_arg(const char *arg, bool *check_only, u64 *ms)
 {
-	u64 v = 0;
-
 	*check_only = false;
 	*ms = WINDOW_MS;
 	if (!arg)
@@ -300,15 +298,7 @@ static bool parse_arg(const char *arg, bool *check_only, u64 *ms)
 		*check_only = true;
 		return true;
 	}
-	for (const char *p = arg; *p; p++) {
-		if (*p < '0' || *p > '9' || v > WINDOW_MS_MAX)
-			return false;
-		v = v * 10 + (u64)(*p - '0');
-	}
-	if (!v || v > WINDOW_MS_MAX)
-		return false;
-	*ms = v;
-	return true;
+	return parse_u64(arg, WINDOW_MS_MAX, ms) && *ms;
 }
 
 static void suite_locks(const char *arg)

@@ -24,6 +24,7 @@
 #include "lib/report.h"
 #include "lib/results.h"
 #include "lib/stats.h"
+#include "lib/string.h"
 #include "lib/timing.h"
 #include "lib/user.h"
 #include "suite.h"
@@ -168,20 +169,10 @@ static void check_slow_path(u64 window_ms)
 
 static bool parse_window(const char *arg, u64 *ms)
 {
-	u64 v = 0;
-
 	*ms = WINDOW_MS;
 	if (!arg)
 		return true;
-	for (const char *p = arg; *p; p++) {
-		if (*p < '0' || *p > '9' || v > WINDOW_MS_MAX)
-			return false;
-		v = v * 10 + (u64)(*p - '0');
-	}
-	if (!v || v > WINDOW_MS_MAX)
-		return false;
-	*ms = v;
-	return true;
+	return parse_u64(arg, WINDOW_MS_MAX, ms) && *ms;
 }
 
 static void suite_preempt_call(const char *arg)

@@ -32,16 +32,11 @@
 /* A whole number of seconds, 1..MAX_SECONDS; 0 when it is not one. */
 static u32 parse_seconds(const char *arg)
 {
-	u32 v = 0;
+	u64 v;
 
 	if (!arg)
 		return DEFAULT_SECONDS;
-	for (; *arg; arg++) {
-		if (*arg < '0' || *arg > '9' || v > MAX_SECONDS)
-			return 0;
-		v = v * 10 + (u32)(*arg - '0');
-	}
-	return v <= MAX_SECONDS ? v : 0;
+	return parse_u64(arg, MAX_SECONDS, &v) ? (u32)v : 0;
 }
 
 /*
