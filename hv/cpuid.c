@@ -51,7 +51,7 @@ static void hv_cpuid_leaf(const struct hv_config *cfg, uint32_t function,
 		break;
 	case HV_CPUID_ENLIGHTENMENT_INFO:
 		leaf->eax = hv_cpuid_hints(cfg);
-		/* HvCallNotifyLongSpinWait is not implemented. */
+		/* minivmm offers no HvCallNotifyLongSpinWait: never ask for it. */
 		leaf->ebx = HV_SPINLOCK_NEVER_NOTIFY;
 		break;
 	case HV_CPUID_IMPLEMENT_LIMITS:

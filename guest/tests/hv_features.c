@@ -256,7 +256,7 @@ static void check_msrs(void)
 	report_why(!hv_enable_hypercalls(&why), "hypercall page re-enabled at the library page",
 		   "%s", why);
 	check_vp_index();
-	check_msrs_gp(absent_msrs, ARRAY_SIZE(absent_msrs), "unimplemented");
+	check_msrs_gp(absent_msrs, ARRAY_SIZE(absent_msrs), "not offered by minivmm");
 }
 
 /* ---- statuses ---- */
