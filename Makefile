@@ -101,7 +101,7 @@ integration: all $(B)/minivmm-asan
 run:
 	$(Q)./scripts/deps.sh build
 	$(Q)$(MAKE) --no-print-directory all
-	./minivmm guest.elf
+	$(Q)./scripts/run.sh
 
 check:
 	$(Q)./scripts/deps.sh check
