@@ -67,9 +67,8 @@ void options_usage(FILE *f)
 "      --hyperv          enable the Hyper-V enlightenments (default)\n"
 "      --no-hyperv       boot without them (no Hyper-V CPUID leaves or MSRs)\n"
 "      --no-hv-xmm       do not advertise XMM-fast hypercall input\n"
-"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'ioctl' (KVM_GET_FPU),\n"
-"                        'spill' (the hypercall page stores them) or 'auto'\n"
-"                        (default: spill on kvm_pvm, ioctl on VMX/SVM)\n"
+"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (default: the\n"
+"                        hypercall page stores them) or 'ioctl' (KVM_GET_FPU)\n"
 "      --bare-pio        benchmark mode: exits on the null port (0xf8) skip\n"
 "                        all dispatch and statistics\n"
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
@@ -185,7 +184,7 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->kvm_path = "/dev/kvm";
 	cfg->hyperv = true;
 	cfg->hv_xmm = true;
-	cfg->xmm_path = XMM_PATH_AUTO;
+	cfg->xmm_path = XMM_PATH_SPILL;
 	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
 		cfg->pin[i] = -1;
 }
@@ -259,13 +258,11 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
 	case OPT_HV_XMM_PATH:
 		if (!strcmp(arg, "ioctl"))
-			cfg->xmm_path = XMM_PATH_AUTO;
+			cfg->xmm_path = XMM_PATH_IOCTL;
 		else if (!strcmp(arg, "spill"))
 			cfg->xmm_path = XMM_PATH_SPILL;
-		else if (!strcmp(arg, "auto"))
-			cfg->xmm_path = XMM_PATH_AUTO;
 		else
-			return fail(err, errlen, "--hv-xmm-path '%s': need 'ioctl', 'spill' or 'auto'", arg);
+			return fail(err, errlen, "--hv-xmm-path '%s': need 'spill' or 'ioctl'", arg);
 		return OPTIONS_OK;
 	default:
 		return fail(err, errlen, "internal: unhandled option %d", opt);

@@ -15,8 +15,7 @@
 
 enum xmm_path {
 	XMM_PATH_IOCTL = 0,	/* KVM_GET_FPU on every XMM-fast hypercall */
-	XMM_PATH_SPILL = 1,	/* the hypercall page stores XMM0-5 below RSP */
-	XMM_PATH_AUTO = 2,	/* spill on kvm_pvm, ioctl elsewhere (see vm.c) */
+	XMM_PATH_SPILL = 1,	/* the hypercall page stores XMM0-5 below RSP (default) */
 };
 
 struct vm_config {

@@ -55,12 +55,6 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 		return -1;
 	}
 	vm->sync_regs = sync;
-	/*
-	 * On kvm_pvm, KVM_GET_FPU was seen returning MXCSR 0 rather than the
-	 * guest's state, so XMM inputs come from the page's spill there.
-	 */
-	if (vm->cfg.xmm_path == XMM_PATH_AUTO)
-		vm->cfg.xmm_path = vm->kvm.backend == MVM_BACKEND_PVM ? XMM_PATH_SPILL : XMM_PATH_IOCTL;
 	vm->fd = ioctl(vm->kvm.fd, KVM_CREATE_VM, 0);
 	if (vm->fd < 0)
 		return fail(err, errlen, "KVM_CREATE_VM");

@@ -35,7 +35,7 @@ START_TEST(test_defaults)
 	ck_assert_uint_eq(cfg.timeout_s, 0);
 	ck_assert_str_eq(cfg.cmdline, "");
 	ck_assert_str_eq(cfg.kvm_path, "/dev/kvm");
-	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_AUTO);
+	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_SPILL);
 }
 END_TEST
 
@@ -43,7 +43,7 @@ START_TEST(test_full)
 {
 	ck_assert_int_eq(parse("--cpus", "4", "--mem", "128M", "--timeout", "5", "--stats",
 			       "--no-hyperv", "--json", "out.json", "--iters", "1000",
-			       "--hv-xmm-path", "spill", "guest.elf", "--", "hv", "ipi", NULL),
+			       "--hv-xmm-path", "ioctl", "guest.elf", "--", "hv", "ipi", NULL),
 			 OPTIONS_OK);
 	ck_assert_uint_eq(cfg.nr_vcpus, 4);
 	ck_assert_uint_eq(cfg.mem_size, 128ULL << 20);
@@ -52,7 +52,7 @@ START_TEST(test_full)
 	ck_assert(!cfg.hyperv);
 	ck_assert_str_eq(cfg.json_path, "out.json");
 	ck_assert_uint_eq(cfg.iters, 1000);
-	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_SPILL);
+	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_IOCTL);
 	ck_assert_str_eq(cfg.cmdline, "hv ipi");
 }
 END_TEST
@@ -126,7 +126,7 @@ START_TEST(test_bad_timeout_iters_path)
 	ck_assert_int_eq(parse("--timeout", "1.5", "g.elf", NULL), OPTIONS_ERROR);
 	ck_assert_int_eq(parse("--iters", "0", "g.elf", NULL), OPTIONS_ERROR);
 	ck_assert_int_eq(parse("--hv-xmm-path", "magic", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-xmm-path 'magic': need 'ioctl', 'spill' or 'auto'");
+	ck_assert_str_eq(err, "--hv-xmm-path 'magic': need 'spill' or 'ioctl'");
 }
 END_TEST
 

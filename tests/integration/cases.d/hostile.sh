@@ -40,7 +40,7 @@ hostile_run() {
 }
 
 hostile_run "hostile guest: every abuse refused as documented, VMM keeps running"
-hostile_run "hostile guest, XMM inputs spilled by the hypercall page" --hv-xmm-path spill
+hostile_run "hostile guest, XMM inputs through KVM_GET_FPU" --hv-xmm-path ioctl
 hostile_run "hostile guest, no XMM input offered" --no-hv-xmm
 
 # Each rejection reason the VMM has, as many times as hostile_records.c
@@ -95,7 +95,7 @@ stress_run() {
 }
 
 stress_run "stress: 8 vCPUs, IPI + flush storm for 1 s, exact counts"
-stress_run "stress, XMM inputs spilled by the hypercall page" --hv-xmm-path spill
+stress_run "stress, XMM inputs through KVM_GET_FPU" --hv-xmm-path ioctl
 
 # The same abuse against minivmm built with ASan+UBSan+LSan: any overrun,
 # undefined behaviour or leak prints a report (stderr must stay clean) and
