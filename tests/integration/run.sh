@@ -2,8 +2,10 @@
 # Run the integration cases on this host's /dev/kvm or, where there is
 # none, each area in its own throw-away nested VM that has one
 # (tests/nested/). A nested VM that dies or stops making progress is an
-# infrastructure failure, not a verdict on minivmm: that area is run once
-# more in a fresh VM, and said so. A second failure counts.
+# infrastructure failure, not a verdict on minivmm (seen: the nested kernel
+# itself reporting soft lockups on every CPU, idle ones included, under
+# QEMU TCG): that area runs again in a fresh VM, up to three times in all,
+# and each retry is said. Only a verdict line counts; three wedges fail.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cases=$top/tests/integration/cases.sh
@@ -16,7 +18,7 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 fi
 
 echo "integration: no usable /dev/kvm here; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
-limit=${MINIVMM_NESTED_TIMEOUT:-300}
+limit=${MINIVMM_NESTED_TIMEOUT:-180}	# an area takes < 60 s when the VM is healthy
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 areas=(core)
@@ -35,15 +37,17 @@ nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure 
 
 pass=0 fail=0
 for a in "${areas[@]}"; do
-	if ! nested_area "$a"; then
+	try=1
+	while ! nested_area "$a" && [ $try -lt 3 ]; do
 		sed 's/^/integration:   /' "$log" | tail -n 15
 		echo "RETRY: area $a (the nested VM ended without a verdict: see above; trying a fresh VM)"
-		if ! nested_area "$a"; then
-			cat "$log"
-			echo "FAIL: area $a (the nested VM ended twice without a verdict)"
-			fail=$((fail + 1))
-			continue
-		fi
+		try=$((try + 1))
+	done
+	if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
+		cat "$log"
+		echo "FAIL: area $a (the nested VM ended without a verdict three times)"
+		fail=$((fail + 1))
+		continue
 	fi
 	grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$log"
 	read -r p f < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -n 1)
