@@ -19,29 +19,34 @@ static const uint8_t hv_page_plain[] = {
 };
 
 /*
- * Spill page: for fast calls, store XMM0-5 at the trapping RSP so the VMM
- * reads them from guest memory instead of fetching the FPU state. RSP is
- * lowered first so that an interrupt arriving between the stores and the
- * trap pushes its frame below the spill, not over it. Only movdqu: other
- * SSE store forms fail instruction emulation on one of our hosts. `test`
- * clobbers flags, which a hypercall may do.
+ * Spill page: for XMM-fast calls, store XMM0-5 at the trapping RSP so the
+ * VMM reads them from guest memory instead of fetching the FPU state. RSP
+ * is lowered first so that an interrupt arriving between the stores and
+ * the trap pushes its frame below the spill, not over it. Only movdqu:
+ * other SSE store forms fail instruction emulation on one of our hosts.
+ * The 16-byte fast SendSyntheticClusterIpi (the one fast call hv/ never
+ * reads XMM for) skips the spill: where CPL0 is emulated, every
+ * instruction saved counts. `test`/`cmp` clobber flags, which a hypercall
+ * may do.
  */
 static const uint8_t hv_page_spill[] = {
 	0xf7, 0xc1, 0x00, 0x00, 0x01, 0x00,	/* 00: test   $0x10000,%ecx */
-	0x75, 0x03,				/* 06: jne    0b */
-	0xe6, MVM_PORT_HCALL,			/* 08: out    %al,$MVM_PORT_HCALL */
-	0xc3,					/* 0a: ret */
-	0x48, 0x8d, 0x64, 0x24, 0x80,		/* 0b: lea    -0x80(%rsp),%rsp */
-	0xf3, 0x0f, 0x7f, 0x04, 0x24,		/* 10: movdqu %xmm0,(%rsp) */
-	0xf3, 0x0f, 0x7f, 0x4c, 0x24, 0x10,	/* 15: movdqu %xmm1,0x10(%rsp) */
-	0xf3, 0x0f, 0x7f, 0x54, 0x24, 0x20,	/* 1b: movdqu %xmm2,0x20(%rsp) */
-	0xf3, 0x0f, 0x7f, 0x5c, 0x24, 0x30,	/* 21: movdqu %xmm3,0x30(%rsp) */
-	0xf3, 0x0f, 0x7f, 0x64, 0x24, 0x40,	/* 27: movdqu %xmm4,0x40(%rsp) */
-	0xf3, 0x0f, 0x7f, 0x6c, 0x24, 0x50,	/* 2d: movdqu %xmm5,0x50(%rsp) */
-	0xe6, MVM_PORT_HCALL,			/* 33: out    %al,$MVM_PORT_HCALL */
-	0x48, 0x8d, 0xa4, 0x24,			/* 35: lea    0x80(%rsp),%rsp */
+	0x74, 0x06,				/* 06: je     0e (not fast) */
+	0x66, 0x83, 0xf9, HVCALL_SEND_IPI,	/* 08: cmp    $0xb,%cx */
+	0x75, 0x03,				/* 0c: jne    11 (spill) */
+	0xe6, MVM_PORT_HCALL,			/* 0e: out    %al,$MVM_PORT_HCALL */
+	0xc3,					/* 10: ret */
+	0x48, 0x8d, 0x64, 0x24, 0x80,		/* 11: lea    -0x80(%rsp),%rsp */
+	0xf3, 0x0f, 0x7f, 0x04, 0x24,		/* 16: movdqu %xmm0,(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x4c, 0x24, 0x10,	/* 1b: movdqu %xmm1,0x10(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x54, 0x24, 0x20,	/* 21: movdqu %xmm2,0x20(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x5c, 0x24, 0x30,	/* 27: movdqu %xmm3,0x30(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x64, 0x24, 0x40,	/* 2d: movdqu %xmm4,0x40(%rsp) */
+	0xf3, 0x0f, 0x7f, 0x6c, 0x24, 0x50,	/* 33: movdqu %xmm5,0x50(%rsp) */
+	0xe6, MVM_PORT_HCALL,			/* 39: out    %al,$MVM_PORT_HCALL */
+	0x48, 0x8d, 0xa4, 0x24,			/* 3b: lea    0x80(%rsp),%rsp */
 	0x80, 0x00, 0x00, 0x00,
-	0xc3,					/* 3d: ret */
+	0xc3,					/* 43: ret */
 };
 
 /*
