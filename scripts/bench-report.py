@@ -24,7 +24,7 @@ HV_CALLS = {
     0x15: "SendSyntheticClusterIpiEx",
 }
 VMM_KINDS = {1: "pio-null", 2: "mmio-null", 3: "msr"}
-ENCODINGS = ("xmm-fast", "regular", "fast")   # suffix match: xmm-fast first
+ENCODINGS = ("regular", "fast", "xmm-fast")   # vmm_code bits 17:16 (MVM_HV_ENC_*)
 IPI_PATHS = ("x2apic", "regular", "fast", "ex-regular", "ex-xmm-fast")
 FLUSH_STATES = ("halted", "running", "preempted")
 
@@ -96,8 +96,9 @@ class Run:
             return vmm.get(VMM_KINDS[kind])
         if kind != 4:
             return None
-        call = HV_CALLS.get(rec.get("vmm_code"), "other")
-        enc = next((e for e in ENCODINGS if rec["variant"].endswith(e)), None)
+        code = rec.get("vmm_code", 0)
+        call = HV_CALLS.get(code & 0xffff, "other")
+        enc = ENCODINGS[code >> 16] if code >> 16 < len(ENCODINGS) else None
         for h in vmm.get("hypercalls", []):
             if h["call"] == call and h["encoding"] == enc:
                 return h

@@ -41,25 +41,14 @@ static const char *unit_name(uint32_t unit)
 
 static void sum_stats(const struct vm *vm, struct vcpu_stats *all);
 
-/* A hypercall row's variant ends in the VMM's encoding name ("ex-xmm-fast"). */
-static int variant_encoding(const char *variant)
-{
-	size_t vl = strlen(variant);
-
-	/* Highest first: "xmm-fast" also ends in "fast". */
-	for (int e = HV_ENC_COUNT - 1; e >= 0; e--) {
-		const char *n = hv_encoding_name((enum hv_encoding)e);
-
-		if (vl >= strlen(n) && !strcmp(variant + vl - strlen(n), n))
-			return e;
-	}
-	return -1;
-}
+_Static_assert((int)MVM_HV_ENC_REGULAR == (int)HV_ENC_REGULAR &&
+	       (int)MVM_HV_ENC_FAST == (int)HV_ENC_FAST &&
+	       (int)MVM_HV_ENC_XMM_FAST == (int)HV_ENC_XMM_FAST, "the ABI numbers encodings as hv/ does");
 
 /* The VMM-side histogram a record's vmm_kind/vmm_code names, or NULL. */
 static const struct lat_hist *vmm_side(const struct vcpu_stats *all, const struct mvm_result *r)
 {
-	int enc;
+	unsigned int enc = r->vmm_code >> 16;
 
 	switch (r->vmm_kind) {
 	case MVM_VMM_PIO_NULL:
@@ -69,8 +58,9 @@ static const struct lat_hist *vmm_side(const struct vcpu_stats *all, const struc
 	case MVM_VMM_MSR_USER:
 		return &all->kind[STATS_MSR];
 	case MVM_VMM_HCALL:
-		enc = variant_encoding(r->variant);
-		return enc < 0 ? NULL : &all->hcall[stats_hcall_slot((uint16_t)r->vmm_code)][enc].lat;
+		if (enc >= HV_ENC_COUNT)
+			return NULL;
+		return &all->hcall[stats_hcall_slot((uint16_t)r->vmm_code)][enc].lat;
 	default:
 		return NULL;
 	}

@@ -3,6 +3,11 @@
 #include <minivmm/abi.h>
 
 #include "lib/bench_hv.h"
+
+/* ipi.c and flush.c put these values into MVM_VMM_HCALL_CODE(). */
+_Static_assert((int)BENCH_HV_REGULAR == (int)MVM_HV_ENC_REGULAR &&
+	       (int)BENCH_HV_FAST == (int)MVM_HV_ENC_FAST &&
+	       (int)BENCH_HV_XMM_FAST == (int)MVM_HV_ENC_XMM_FAST, "one numbering of encodings");
 #include "lib/boot.h"
 #include "lib/hv.h"
 #include "lib/processor.h"

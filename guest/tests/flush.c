@@ -126,7 +126,7 @@ static void fill_row(u32 i, enum flush_call call, enum bench_hv_enc enc, u32 k,
 		.arg = &args[i],
 		.targets = k,
 		.vmm_kind = call == NATIVE ? MVM_VMM_NONE : MVM_VMM_HCALL,
-		.vmm_code = d->code,
+		.vmm_code = MVM_VMM_HCALL_CODE(d->code, enc),
 		.baseline = call == NATIVE ? 0 : BENCH_ROW(0),
 	};
 }

@@ -148,7 +148,7 @@ static void fill_row(struct bench_case *row, struct ipi_case *c, const char *nam
 		.flags = c->kind == SELF ? BENCH_IRQS_ON : 0,	/* the sender takes it */
 		.targets = c->want,
 		.vmm_kind = p->code ? MVM_VMM_HCALL : MVM_VMM_NONE,
-		.vmm_code = p->code,
+		.vmm_code = MVM_VMM_HCALL_CODE(p->code, p->enc),
 		.baseline = c->path == X2APIC ? 0 : base,
 	};
 }

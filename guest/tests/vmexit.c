@@ -120,8 +120,12 @@ enum {
 };
 
 #define HCALL_ROW(nm, enc, h, code, base)					\
-	{ .name = nm, .variant = enc, .body = do_null_hcall, .setup = null_hcall_setup,	\
-	  .arg = h, .vmm_kind = MVM_VMM_HCALL, .vmm_code = code, .baseline = BENCH_ROW(base) }
+	{ .name = nm, .variant = ENC_NAME_##enc, .body = do_null_hcall,		\
+	  .setup = null_hcall_setup, .arg = h, .vmm_kind = MVM_VMM_HCALL,		\
+	  .vmm_code = MVM_VMM_HCALL_CODE(code, MVM_HV_ENC_##enc), .baseline = BENCH_ROW(base) }
+#define ENC_NAME_REGULAR	"regular"
+#define ENC_NAME_FAST		"fast"
+#define ENC_NAME_XMM_FAST	"xmm-fast"
 
 static const struct bench_case rows[NR_ROWS] = {
 	[CPUID0] = { .name = "cpuid", .variant = "kvm", .body = do_cpuid },
@@ -143,17 +147,18 @@ static const struct bench_case rows[NR_ROWS] = {
 			.setup = need_vp_index, .vmm_kind = MVM_VMM_MSR_USER,
 			.baseline = BENCH_ROW(MSR_KVM0) },
 	/* The fast call against the user-space port: the trap's own overhead. */
-	[HC_FAST] = HCALL_ROW("hcall SendIpi(empty)", "fast", &ipi_fast, HVCALL_SEND_IPI,
+	[HC_FAST] = HCALL_ROW("hcall SendIpi(empty)", FAST, &ipi_fast, HVCALL_SEND_IPI,
 			      PIO_USER0),
-	[HC_REGULAR] = HCALL_ROW("hcall SendIpi(empty)", "regular", &ipi_regular,
+	[HC_REGULAR] = HCALL_ROW("hcall SendIpi(empty)", REGULAR, &ipi_regular,
 				 HVCALL_SEND_IPI, HC_FAST),
-	[HC_EX_REGULAR] = HCALL_ROW("hcall SendIpiEx(empty)", "regular", &ipiex_regular,
+	[HC_EX_REGULAR] = HCALL_ROW("hcall SendIpiEx(empty)", REGULAR, &ipiex_regular,
 				    HVCALL_SEND_IPI_EX, HC_FAST),
-	[HC_EX_XMM] = HCALL_ROW("hcall SendIpiEx(empty)", "xmm-fast", &ipiex_xmm,
+	[HC_EX_XMM] = HCALL_ROW("hcall SendIpiEx(empty)", XMM_FAST, &ipiex_xmm,
 				HVCALL_SEND_IPI_EX, HC_FAST),
 	[HC_UNKNOWN] = { .name = "hcall unknown 0x1", .variant = "fast",
 			 .body = do_unknown_hcall, .setup = null_hcall_setup, .arg = &unknown,
-			 .vmm_kind = MVM_VMM_HCALL, .vmm_code = BENCH_HV_UNKNOWN_CODE,
+			 .vmm_kind = MVM_VMM_HCALL,
+			 .vmm_code = MVM_VMM_HCALL_CODE(BENCH_HV_UNKNOWN_CODE, MVM_HV_ENC_FAST),
 			 .baseline = BENCH_ROW(HC_FAST) },
 };
 

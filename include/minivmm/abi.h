@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define MVM_ABI_VERSION		1
+#define MVM_ABI_VERSION		2
 #define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
 
 /*
@@ -103,7 +103,7 @@ struct mvm_result {
 	uint32_t targets;		/* target vCPUs, where it applies */
 	uint32_t unit;			/* enum mvm_result_unit */
 	uint32_t vmm_kind;		/* enum mvm_vmm_kind: VMM-side split, 0 = none */
-	uint32_t vmm_code;		/* hypercall code for MVM_VMM_HCALL */
+	uint32_t vmm_code;		/* MVM_VMM_HCALL: MVM_VMM_HCALL_CODE(code, enc) */
 	uint64_t iters;
 	uint64_t min, median, p90, p99, max, mean;
 	uint64_t overhead;		/* empty-loop cost that was subtracted */
@@ -118,6 +118,16 @@ enum mvm_vmm_kind {
 	MVM_VMM_MSR_USER = 3,
 	MVM_VMM_HCALL = 4,
 };
+
+/* Hypercall encodings, as the VMM's statistics count them. */
+enum mvm_hv_enc {
+	MVM_HV_ENC_REGULAR = 0,
+	MVM_HV_ENC_FAST = 1,
+	MVM_HV_ENC_XMM_FAST = 2,
+};
+
+/* vmm_code of an MVM_VMM_HCALL record: call code in bits 15:0, encoding in 17:16. */
+#define MVM_VMM_HCALL_CODE(code, enc)	((uint32_t)(code) | ((uint32_t)(enc) << 16))
 
 /*
  * Control requests (MVM_PORT_CTRL): things only the VMM can do, used by the
