@@ -14,7 +14,7 @@ shift 2
 [ $# -gt 0 ] && shift
 # Every minivmm run is bounded here too: a VMM that ignored its own
 # --timeout must fail its case, not hang the suite.
-RUN_LIMIT=${MINIVMM_CASE_LIMIT:-150}
+RUN_LIMIT=${MINIVMM_CASE_LIMIT:-130}
 T=${TMPDIR:-/tmp}/minivmm-it.$$
 mkdir -p "$T"
 pass=0

@@ -18,7 +18,7 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 fi
 
 echo "integration: no usable /dev/kvm here; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
-limit=${MINIVMM_NESTED_TIMEOUT:-180}	# an area takes < 60 s when the VM is healthy
+limit=${MINIVMM_NESTED_TIMEOUT:-240}	# a healthy area takes < 60 s; room for one 130 s kill
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 areas=(core)
