@@ -43,6 +43,8 @@ struct percpu {
 	bool online;
 	u32 barrier_sense;
 	struct ex_record ex;
+	bool sstep_on;		/* #DB counts steps (sstep.c) */
+	u64 sstep_steps;
 	struct smp_mailbox mbox;
 	u64 gdt[GDT_ENTRIES] __aligned(8);
 	struct tss tss __aligned(16);

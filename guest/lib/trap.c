@@ -10,6 +10,7 @@
 #include "lib/printf.h"
 #include "lib/processor.h"
 #include "lib/report.h"
+#include "lib/sstep.h"
 #include "lib/trap.h"
 
 static const char *const names[NR_EXCEPTIONS] = {
@@ -74,7 +75,7 @@ static __noreturn void trap_fatal(const struct trap_frame *tf)
 void trap_dispatch(struct trap_frame *tf)
 {
 	if (tf->vector < NR_EXCEPTIONS) {
-		if (try_fixup(tf))
+		if (sstep_trap(tf) || try_fixup(tf))
 			return;
 		trap_fatal(tf);
 	}

@@ -18,6 +18,7 @@
 #include "lib/io.h"
 #include "lib/processor.h"
 #include "suite.h"
+#include "vmexit.h"
 
 #define PIC_MASTER_IMR		0x21	/* the in-kernel irqchip answers it */
 #define NULL_IPI_VECTOR		0xef	/* valid, never delivered: the set is empty */
@@ -169,6 +170,7 @@ static void suite_vmexit(const char *arg)
 	(void)arg;
 	bench_init(&b, "vmexit");
 	bench_run_table(&b, rows, NR_ROWS, "exit costs");
+	vmexit_report_paths(rows, NR_ROWS);
 }
 
 DEFINE_SUITE(50, suite_vmexit, "vmexit", false, NULL,
