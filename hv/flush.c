@@ -31,14 +31,20 @@ static bool hv_flush_is_ex(uint16_t code)
 }
 
 /*
- * Reserved flags, and USE_EXTENDED_RANGE_FORMAT which minivmm neither
- * implements nor advertises, are invalid parameters.
+ * A reserved flag is malformed input, like any other ReservedZ bit. A
+ * defined flag this call cannot honour (USE_EXTENDED_RANGE_FORMAT, which
+ * minivmm neither implements nor advertises, or NON_GLOBAL_MAPPINGS_ONLY
+ * on a List call) is a valid encoding with an invalid value.
  */
 static uint16_t hv_flush_check_flags(uint16_t code, uint64_t flags)
 {
 	uint64_t allowed = hv_flush_is_list(code) ? HV_FLUSH_FLAGS_LIST : HV_FLUSH_FLAGS_SPACE;
 
-	return (flags & ~allowed) ? HV_STATUS_INVALID_PARAMETER : HV_STATUS_SUCCESS;
+	if (flags & HV_FLUSH_FLAGS_RSVD)
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	if (flags & ~allowed)
+		return HV_STATUS_INVALID_PARAMETER;
+	return HV_STATUS_SUCCESS;
 }
 
 /* ALL_PROCESSORS overrides the mask or set; an empty one flushes nothing. */

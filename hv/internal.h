@@ -26,6 +26,18 @@
 #define HV_VTL_USE_TARGET	0x10u
 #define HV_VTL_RSVD_MASK	0xe0u
 
+/*
+ * Must-be-zero bits of the first IPI qword (RDX in the fast forms): the
+ * ReservedZ bits of HV_INPUT_VTL and the three bytes after it.
+ */
+#define HV_IPI_HEAD_RSVD_MASK	(((uint64_t)HV_VTL_RSVD_MASK << 32) | (0xffffffull << 40))
+
+/* Flush flags bits 63:4: the TLFS defines none of them, all must be zero. */
+#define HV_FLUSH_FLAGS_RSVD	(~(HV_FLUSH_ALL_PROCESSORS | \
+				   HV_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES | \
+				   HV_FLUSH_NON_GLOBAL_MAPPINGS_ONLY | \
+				   HV_FLUSH_USE_EXTENDED_RANGE_FORMAT))
+
 struct hv {
 	struct hv_config cfg;
 	struct hv_host_ops ops;

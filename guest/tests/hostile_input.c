@@ -2,8 +2,9 @@
 /*
  * hostile: the input value and the parameters. Every reserved bit of RCX
  * on every call and encoding, unknown call codes, a variable header where
- * none belongs, IPI vectors 0..15 and 256 and up, target VTLs, reserved
- * flush flags, processor masks naming VPs that do not exist. The decode
+ * none belongs, IPI vectors 0..15 and 256 and up, target VTLs and the
+ * ReservedZ bits of the IPI input, reserved flush flags, processor masks
+ * naming VPs that do not exist. The decode
  * order of docs/hyperv.md decides which status wins when several apply.
  */
 #include "lib/boot.h"
@@ -234,22 +235,65 @@ static void vectors(void)
 	sweep_report(&ok, "IPI vectors 0x10 and 0xff accepted");
 }
 
-/* RDX of fast SendIpi: vector, then HV_INPUT_VTL in byte 4, padding above. */
+/*
+ * RDX of fast SendIpi: vector, then HV_INPUT_VTL in byte 4 (ReservedZ
+ * 7:5), then bytes 5..7, which must be zero too (docs/hyperv.md).
+ */
 static void target_vtl(void)
 {
 	const u64 v = IPI_VECTOR;
 	const u16 ipi = HVCALL_SEND_IPI;
+	struct sweep s = { 0 };
 
-	hcall_expect("VTL byte with a reserved bit", hv_hcall_fast(ipi, v | 1ull << 37, 0),
-		     HV_STATUS_INVALID_PARAMETER, 0);
+	for (u32 bit = 37; bit < 64; bit++)
+		sweep_check(&s, ipi | HV_HCALL_FAST_BIT, bit,
+			    hv_hcall_fast(ipi, v | 1ull << bit, 0),
+			    HV_STATUS_INVALID_HYPERCALL_INPUT);
+	sweep_report(&s, "SendIpi fast, RDX bits 63:37 (VTL ReservedZ, bytes 5..7): "
+		     "INVALID_HYPERCALL_INPUT");
 	hcall_expect("UseTargetVtl with VTL 1", hv_hcall_fast(ipi, v | 0x11ull << 32, 0),
 		     HV_STATUS_INVALID_PARAMETER, 0);
 	hcall_expect("UseTargetVtl with VTL 0", hv_hcall_fast(ipi, v | 0x10ull << 32, 0),
 		     HV_STATUS_SUCCESS, 0);
 	hcall_expect("VTL 1 without UseTargetVtl is ignored",
 		     hv_hcall_fast(ipi, v | 0x01ull << 32, 0), HV_STATUS_SUCCESS, 0);
-	hcall_expect("padding bytes 5..7 are ignored",
-		     hv_hcall_fast(ipi, v | 0xffffffull << 40, 0), HV_STATUS_SUCCESS, 0);
+}
+
+/* The same ReservedZ bits in the memory and XMM-fast forms of both calls. */
+static void ipi_reserved_forms(void)
+{
+	struct sweep s = { 0 };
+	u64 xin[14] = { 0 };
+
+	for (u32 bit = 37; bit < 64; bit++) {
+		u64 head = IPI_VECTOR | 1ull << bit;
+
+		put_valid(hostile_in, HVCALL_SEND_IPI);
+		hostile_in[0] = head;
+		sweep_check(&s, HVCALL_SEND_IPI, bit,
+			    hv_hcall(HVCALL_SEND_IPI, (uintptr_t)hostile_in, 0),
+			    HV_STATUS_INVALID_HYPERCALL_INPUT);
+		sweep_check(&s, HVCALL_SEND_IPI_EX, bit,
+			    hv_hcall(HVCALL_SEND_IPI_EX, (uintptr_t)hostile_in, 0),
+			    HV_STATUS_INVALID_HYPERCALL_INPUT);
+		xin[0] = head;
+		if (hostile_xmm())
+			sweep_check(&s, HVCALL_SEND_IPI_EX | HV_HCALL_FAST_BIT, bit,
+				    hv_hcall_xmm(HVCALL_SEND_IPI_EX, xin),
+				    HV_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	sweep_report(&s, "SendIpi{,Ex} bits 63:37 of the first qword, memory and XMM: "
+		     "INVALID_HYPERCALL_INPUT");
+}
+
+/*
+ * Bits 4..63 are ReservedZ: malformed input. Bit 3 (extended ranges, not
+ * offered) and bit 2 on the List calls are defined flags the call cannot
+ * honour: invalid parameters.
+ */
+static u64 flush_flag_status(u32 bit)
+{
+	return bit >= 4 ? HV_STATUS_INVALID_HYPERCALL_INPUT : HV_STATUS_INVALID_PARAMETER;
 }
 
 /* Bits 3..63 of the flush flags, each alone; bit 2 on the List calls. */
@@ -268,11 +312,11 @@ static void flush_flags(void)
 			put_valid(hostile_in, calls[i]);
 			hostile_in[1] = 1ull << bit;
 			sweep_check(&s, ctl, bit, hv_hcall(ctl, (uintptr_t)hostile_in, 0),
-				    HV_STATUS_INVALID_PARAMETER);
+				    flush_flag_status(bit));
 		}
 	}
-	sweep_report(&s, "reserved flush flags, extended ranges, List with NON_GLOBAL: "
-		     "INVALID_PARAMETER");
+	sweep_report(&s, "reserved flush flags (INVALID_HYPERCALL_INPUT), extended ranges "
+		     "and List with NON_GLOBAL (INVALID_PARAMETER)");
 }
 
 /* A mask bit at or past CPUID 0x40000005.EAX names no VP. */
@@ -330,6 +374,7 @@ void hostile_input(void)
 	varhead_on_plain_calls();
 	vectors();
 	target_vtl();
+	ipi_reserved_forms();
 	flush_flags();
 	masks_past_partition();
 	xmm_not_offered();

@@ -399,8 +399,9 @@ static void check_vectors(void)
 }
 
 /*
- * Byte 4 is HV_INPUT_VTL: VTL 3:0, UseTargetVtl 4, ReservedZ 7:5. Only VTL 0
- * exists, and VTL bits without UseTargetVtl are not honoured (docs/hyperv.md).
+ * Byte 4 is HV_INPUT_VTL: VTL 3:0, UseTargetVtl 4, ReservedZ 7:5; bytes 5..7
+ * must be zero too. Only VTL 0 exists, and VTL bits without UseTargetVtl are
+ * not honoured (docs/hyperv.md).
  */
 static void check_vtl_and_format(void)
 {
@@ -408,7 +409,7 @@ static void check_vtl_and_format(void)
 		{ 0x01, HV_STATUS_SUCCESS },		/* VTL 1, not used */
 		{ 0x10, HV_STATUS_SUCCESS },		/* use VTL 0 */
 		{ 0x11, HV_STATUS_INVALID_PARAMETER },	/* use VTL 1 */
-		{ 0x20, HV_STATUS_INVALID_PARAMETER },	/* ReservedZ */
+		{ 0x20, HV_STATUS_INVALID_HYPERCALL_INPUT },	/* ReservedZ */
 	};
 	struct hvt_in ex = { .n = 0 };
 
@@ -418,6 +419,13 @@ static void check_vtl_and_format(void)
 		expect(hvt_call(HVT_FAST, HVCALL_SEND_IPI, &in), vtls[i].status,
 		       "SendIpi fast, target VTL byte 0x%02x: status 0x%x", vtls[i].vtl,
 		       vtls[i].status);
+	}
+	for (u32 enc = HVT_MEM; enc <= HVT_FAST; enc++) {
+		struct hvt_in in = ipi_in(HVT_IPI_VECTOR | 1ull << 40, 0);
+
+		expect(hvt_call(enc, HVCALL_SEND_IPI, &in), HV_STATUS_INVALID_HYPERCALL_INPUT,
+		       "SendIpi %s, byte 5 (after the VTL) non-zero: INVALID_HYPERCALL_INPUT",
+		       hvt_enc_name(enc));
 	}
 	hvt_put(&ex, HVT_IPI_VECTOR);
 	hvt_put_vpset(&ex, 2, 0, NULL);
@@ -473,8 +481,8 @@ static void check_flush_params(void)
 
 	hvt_put(&list, 0);
 	expect(hvt_call(HVT_MEM, HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE, &space),
-	       HV_STATUS_INVALID_PARAMETER,
-	       "FlushSpace with reserved flag bit 4: INVALID_PARAMETER");
+	       HV_STATUS_INVALID_HYPERCALL_INPUT,
+	       "FlushSpace with reserved flag bit 4: INVALID_HYPERCALL_INPUT");
 	expect(hvt_call(HVT_MEM, HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE, &ext),
 	       HV_STATUS_INVALID_PARAMETER,
 	       "FlushSpace with USE_EXTENDED_RANGE_FORMAT (not offered): INVALID_PARAMETER");
