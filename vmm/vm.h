@@ -17,6 +17,7 @@
 #include "vmm/ratelimit.h"
 #include "vmm/results.h"
 #include "vmm/stats.h"
+#include "vmm/xmm_calib.h"
 
 struct hv;
 struct kvm_run;
@@ -70,6 +71,7 @@ struct vm {
 	struct ratelimit guest_msgs;	/* what the guest made us say, counted */
 	struct results results;
 	struct vm_stats stats;
+	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);
