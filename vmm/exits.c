@@ -12,14 +12,17 @@ static void report_unclaimed(struct vcpu *v, enum bus_space space, uint64_t addr
 			     bool write, unsigned int size)
 {
 	struct vm *vm = v->vm;
+	enum ratelimit_verdict say = ratelimit_check(&vm->guest_msgs, GMSG_UNCLAIMED);
 
+	if (say == RATELIMIT_QUIET)
+		return;
 	pthread_mutex_lock(&vm->out_lock);
 	fprintf(stderr, "minivmm: vCPU %u: %s of unclaimed %s 0x%llx (%u bytes) at RIP 0x%llx%s\n",
 		v->index, write ? "write" : "read", space == BUS_PIO ? "port" : "MMIO address",
 		(unsigned long long)addr, size, (unsigned long long)v->run->s.regs.regs.rip,
 		write ? ", dropped" : ", reads all ones");
-	if (vm->bus.nr_reported == BUS_MAX_REPORTED)
-		fprintf(stderr, "minivmm: further unclaimed addresses are counted, not listed\n");
+	if (say == RATELIMIT_SAY_LAST)
+		ratelimit_note_last(stderr, GMSG_UNCLAIMED);
 	pthread_mutex_unlock(&vm->out_lock);
 }
 

@@ -30,6 +30,7 @@ int main(int argc, char **argv)
 	}
 	report_banner(&vm, stdout);
 	status = vm_run(&vm);
+	ratelimit_summary(&vm.guest_msgs, stderr);
 	report_results(&vm, stdout);
 	if (cfg.stats)
 		report_stats(&vm, stdout);

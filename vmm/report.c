@@ -128,7 +128,7 @@ void report_results(const struct vm *vm, FILE *f)
 	}
 	free(all);
 	if (res->rejected)
-		fprintf(f, "%llu record(s) rejected (see messages above)\n",
+		fprintf(f, "%llu record(s) rejected (see stderr)\n",
 			(unsigned long long)res->rejected);
 }
 
@@ -187,6 +187,11 @@ static void print_exit_counts(const struct vm *vm, FILE *f)
 	}
 	fprintf(f, "  unclaimed port/MMIO accesses: %llu\n",
 		(unsigned long long)atomic_load(&vm->bus.unclaimed));
+	fprintf(f, "  guest-provoked messages not printed (over %u per kind):", RATELIMIT_BURST);
+	for (unsigned int k = 0; k < GMSG_KINDS; k++)
+		fprintf(f, " %s=%llu", ratelimit_kind_key(k),
+			(unsigned long long)ratelimit_suppressed(&vm->guest_msgs, k));
+	fputc('\n', f);
 }
 
 void report_stats(const struct vm *vm, FILE *f)
@@ -330,6 +335,16 @@ static json_t *vmm_json(const struct vm *vm)
 	return o;
 }
 
+static json_t *suppressed_json(const struct vm *vm)
+{
+	json_t *o = json_object();
+
+	for (unsigned int k = 0; k < GMSG_KINDS; k++)
+		json_object_set_new(o, ratelimit_kind_key(k),
+				    json_integer((json_int_t)ratelimit_suppressed(&vm->guest_msgs, k)));
+	return o;
+}
+
 int report_json(const struct vm *vm, const char *path, int exit_status)
 {
 	json_t *root = json_object(), *recs = json_array();
@@ -342,6 +357,9 @@ int report_json(const struct vm *vm, const char *path, int exit_status)
 	json_object_set_new(root, "vmm", vmm_json(vm));
 	json_object_set_new(root, "exit_status", json_integer(exit_status));
 	json_object_set_new(root, "rejected_records", json_integer((json_int_t)vm->results.rejected));
+	json_object_set_new(root, "suppressed_messages", suppressed_json(vm));
+	json_object_set_new(root, "unclaimed_accesses",
+			    json_integer((json_int_t)atomic_load(&vm->bus.unclaimed)));
 	ret = json_dump_file(root, path, JSON_INDENT(1) | JSON_SORT_KEYS);
 	if (ret)
 		fprintf(stderr, "minivmm: cannot write %s: %s\n", path, strerror(errno));

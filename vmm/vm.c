@@ -156,6 +156,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	vm->kvm.fd = -1;
 	vm->main_thread = pthread_self();
 	pthread_mutex_init(&vm->out_lock, NULL);
+	ratelimit_init(&vm->guest_msgs);
 	bus_init(&vm->bus);
 	results_init(&vm->results);
 	/* The payload first: a bad file is reported even on a host without KVM. */

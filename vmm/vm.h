@@ -14,6 +14,7 @@
 #include "vmm/mem.h"
 #include "vmm/options.h"
 #include "vmm/pvtime.h"
+#include "vmm/ratelimit.h"
 #include "vmm/results.h"
 #include "vmm/stats.h"
 #include "vmm/xmm_calib.h"
@@ -67,6 +68,7 @@ struct vm {
 	atomic_bool stopping;
 	atomic_int exit_status;		/* meaningful once stopping */
 	pthread_mutex_t out_lock;	/* one writer at a time on stdout/stderr */
+	struct ratelimit guest_msgs;	/* what the guest made us say, counted */
 	struct results results;
 	struct vm_stats stats;
 	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */

@@ -12,5 +12,6 @@ Suite *stats_suite(void);
 Suite *results_suite(void);
 Suite *hv_suite(void);
 Suite *hv_page_suite(void);
+Suite *ratelimit_suite(void);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The bus registry, the latency histogram and result-record validation. */
 #include <check.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "tests/unit/suites.h"
@@ -148,6 +149,51 @@ START_TEST(test_results_validate)
 }
 END_TEST
 
+/*
+ * Every reason, with the record guest/tests/hostile_records.c spoils the
+ * same way: on stderr the VMM names only the first few rejections.
+ */
+START_TEST(test_results_validate_reasons)
+{
+	static const struct {
+		const char *why;
+		bool fill;		/* memset the field, else store val in it */
+		size_t off, len;
+		uint64_t val;
+	} cases[] = {
+#define SPOIL(fill, f, v, w) \
+	{ w, fill, offsetof(struct mvm_result, f), sizeof(((struct mvm_result *)0)->f), v }
+		SPOIL(false, abi_version, MVM_ABI_VERSION + 1, "ABI version differs from the VMM's"),
+		SPOIL(false, size, 0xffffffff, "record size differs from the VMM's"),
+		SPOIL(true, suite, 0, "suite name empty or not NUL-terminated"),
+		SPOIL(true, suite, 'x', "suite name empty or not NUL-terminated"),
+		SPOIL(true, name, 0, "case name empty or not NUL-terminated"),
+		SPOIL(true, variant, 'x', "variant not NUL-terminated"),
+		SPOIL(false, unit, MVM_UNIT_PER_SEC + 1, "unknown unit"),
+		SPOIL(false, cpl, 4, "CPL above 3"),
+		SPOIL(false, iters, 0, "zero iterations"),
+		SPOIL(false, p99, 6, "statistics out of order"),
+		SPOIL(false, mean, 0, "mean outside [min, max]"),
+		SPOIL(false, mean, 6, "mean outside [min, max]"),
+#undef SPOIL
+	};
+	char why[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mvm_result r = good_record();
+		uint8_t *field = (uint8_t *)&r + cases[i].off;
+
+		if (cases[i].fill)
+			memset(field, (int)cases[i].val, cases[i].len);
+		else	/* a u32 or u64 field: the low bytes of val (little-endian) */
+			memcpy(field, &cases[i].val, cases[i].len);
+		ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+		ck_assert_msg(strstr(why, cases[i].why), "case %zu: '%s', expected '%s'", i, why,
+			      cases[i].why);
+	}
+}
+END_TEST
+
 START_TEST(test_results_add)
 {
 	struct results res;
@@ -192,6 +238,7 @@ Suite *results_suite(void)
 	TCase *tc = tcase_create("records");
 
 	tcase_add_test(tc, test_results_validate);
+	tcase_add_test(tc, test_results_validate_reasons);
 	tcase_add_test(tc, test_results_add);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The control port: requests only the VMM can carry out (struct mvm_ctrl). */
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "vmm/dev/devices.h"
@@ -56,10 +55,8 @@ static void ctrl_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		return;		/* no GPA, nowhere to write a status: ignore */
 	memcpy(&gpa, data, 4);
 	if (mem_read(&v->vm->mem, gpa, &c, sizeof(c))) {
-		pthread_mutex_lock(&v->vm->out_lock);
-		fprintf(stderr, "minivmm: vCPU %u: control request at GPA 0x%x is outside RAM\n",
-			v->index, gpa);
-		pthread_mutex_unlock(&v->vm->out_lock);
+		ratelimit_say(&v->vm->guest_msgs, &v->vm->out_lock, GMSG_CTRL_OUTSIDE_RAM,
+			      "vCPU %u: control request at GPA 0x%x is outside RAM", v->index, gpa);
 		return;
 	}
 	c.status = c.op == MVM_CTRL_PAUSE_VCPU ? ctrl_pause(v, &c) : MVM_CTRL_EINVAL;

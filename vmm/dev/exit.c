@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The test-exit port: the guest's 32-bit status becomes minivmm's. */
-#include <stdio.h>
 #include <string.h>
 
 #include "vmm/dev/devices.h"
@@ -20,10 +19,9 @@ static void exit_io(struct vcpu *v, uint64_t port, bool write, void *data,
 	memcpy(&status, data, size < 4 ? size : 4);
 	if (status > 255) {
 		/* An exit code holds 8 bits: say so rather than wrap 256 to 0. */
-		pthread_mutex_lock(&v->vm->out_lock);
-		fprintf(stderr, "minivmm: vCPU %u: guest exit status %u does not fit an exit code; exiting 1\n",
-			v->index, status);
-		pthread_mutex_unlock(&v->vm->out_lock);
+		ratelimit_say(&v->vm->guest_msgs, &v->vm->out_lock, GMSG_EXIT_STATUS,
+			      "vCPU %u: guest exit status %u does not fit an exit code; exiting 1",
+			      v->index, status);
 		status = 1;
 	}
 	vm_request_stop(v->vm, (int)status);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The results port: `outl` of a record's GPA; the VMM copies and checks it. */
-#include <stdio.h>
 #include <string.h>
 
 #include "vmm/dev/devices.h"
@@ -13,10 +12,9 @@ static void reject(struct vcpu *v, uint64_t gpa, const char *why)
 	pthread_mutex_lock(&vm->results.lock);
 	vm->results.rejected++;
 	pthread_mutex_unlock(&vm->results.lock);
-	pthread_mutex_lock(&vm->out_lock);
-	fprintf(stderr, "minivmm: vCPU %u: result record at GPA 0x%llx rejected: %s\n",
-		v->index, (unsigned long long)gpa, why);
-	pthread_mutex_unlock(&vm->out_lock);
+	ratelimit_say(&vm->guest_msgs, &vm->out_lock, GMSG_RECORD_REJECTED,
+		      "vCPU %u: result record at GPA 0x%llx rejected: %s",
+		      v->index, (unsigned long long)gpa, why);
 }
 
 static void results_io(struct vcpu *v, uint64_t port, bool write, void *data,

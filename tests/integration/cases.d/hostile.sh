@@ -7,22 +7,51 @@
 HOSTILE_PORTS="0x80 0xfa 0xfb 0xcf8 0xcfc 0xfffc 0xffff 0xf3 0xf7"
 HOSTILE_MMIO="0xc0001000 0xe0000000 0xfed00000 0xfffff000 0x4000000"
 
-# once NAME PATTERN: PATTERN is on exactly one line of stderr.
-once() {
-	once_n=$(grep -cF -- "$2" "$T/err")
-	[ "$once_n" -eq 1 ] && return 0
-	bad "$1" "stderr has '$2' $once_n times, expected once"
+# Guest-provoked messages: the first 5 of each kind are printed (vmm/ratelimit.h).
+GUEST_MSG_BURST=5
+UNCLAIMED_MSG="'unclaimed port/MMIO address' messages"
+
+# nlines NAME PATTERN N: PATTERN is on exactly N lines of stderr.
+nlines() {
+	nl_n=$(grep -cF -- "$2" "$T/err")
+	[ "$nl_n" -eq "$3" ] && return 0
+	bad "$1" "stderr has '$2' $nl_n times, expected $3"
 	return 1
 }
 
+once() { nlines "$1" "$2" 1; }
+
+# named NAME PATTERN: PATTERN is on at most one line; hu_named counts them.
+named() {
+	nl_n=$(grep -cF -- "$2" "$T/err")
+	hu_named=$((hu_named + nl_n))
+	[ "$nl_n" -le 1 ] && return 0
+	bad "$1" "stderr has '$2' $nl_n times, expected at most once"
+	return 1
+}
+
+# The 14 addresses are each reported once (the bus remembers them), but only
+# the first GUEST_MSG_BURST reach stderr; the other 9 are counted at exit.
+hostile_unclaimed_ok() {
+	hu_named=0
+	for p in $HOSTILE_PORTS; do named "$1" "unclaimed port $p (" || return 1; done
+	for a in $HOSTILE_MMIO; do named "$1" "unclaimed MMIO address $a (" || return 1; done
+	nlines "$1" "of unclaimed " "$GUEST_MSG_BURST" || return 1
+	if [ "$hu_named" -ne "$GUEST_MSG_BURST" ]; then
+		bad "$1" "$hu_named unclaimed lines name a hostile address, expected $GUEST_MSG_BURST"
+		return 1
+	fi
+	once "$1" "further $UNCLAIMED_MSG are counted, not printed" &&
+		once "$1" "minivmm: $((14 - GUEST_MSG_BURST)) more $UNCLAIMED_MSG suppressed"
+}
+
 hostile_stderr_ok() {
-	for p in $HOSTILE_PORTS; do once "$1" "unclaimed port $p (" || return 1; done
-	for a in $HOSTILE_MMIO; do once "$1" "unclaimed MMIO address $a (" || return 1; done
+	hostile_unclaimed_ok "$1" || return 1
 	for g in 0x3fffff8 0x4000000 0xfffffff8; do
 		once "$1" "control request at GPA $g is outside RAM" || return 1
 	done
-	if grep -v -e 'unclaimed port' -e 'unclaimed MMIO address' \
-		-e 'control request at GPA' "$T/err" | grep -q .; then
+	if grep -v -e 'of unclaimed port' -e 'of unclaimed MMIO address' \
+		-e "$UNCLAIMED_MSG" -e 'control request at GPA' "$T/err" | grep -q .; then
 		bad "$1" "stderr has lines it should not"
 		return 1
 	fi
@@ -43,20 +72,12 @@ hostile_run "hostile guest: every abuse refused as documented, VMM keeps running
 hostile_run "hostile guest, XMM inputs through KVM_GET_FPU" --hv-xmm-path ioctl
 hostile_run "hostile guest, no XMM input offered" --no-hv-xmm
 
-# Each rejection reason the VMM has, as many times as hostile_records.c
-# provokes it.
+# The rejection reasons of the first GUEST_MSG_BURST records hostile_records.c
+# hands over, in its order; the rest are counted only (every reason is
+# checked by the unit test test_results_validate_reasons).
 HOSTILE_REASONS="2 ABI version differs from the VMM's
 2 record size differs from the VMM's
-2 suite name empty or not NUL-terminated
-2 case name empty or not NUL-terminated
-1 variant not NUL-terminated
-2 unknown unit
-2 CPL above 3
-1 zero iterations
-4 statistics out of order
-2 mean outside [min, max]
-2 record does not lie inside guest RAM
-2 the GPA must be written with a 32-bit out"
+1 suite name empty or not NUL-terminated"
 
 hostile_reasons_ok() {
 	echo "$HOSTILE_REASONS" | while read -r rn why; do
@@ -68,18 +89,19 @@ hostile_reasons_ok() {
 	done
 }
 
-c="hostile-records: each malformed record rejected and named, exit 1"
+c="hostile-records: every malformed record rejected, the first 5 named, exit 1"
 if run "$c" 1 -- --timeout 60 "$ELF" -- hostile-records &&
 	has "$c" out " passed, 0 failed" && has "$c" out "accepted"; then
 	want=$(sed -n 's/^hostile-records: \([0-9]*\) malformed.*/\1/p' "$T/out")
 	got=$(grep -c 'rejected: ' "$T/err")
 	why=$(hostile_reasons_ok)
-	if [ -z "$want" ] || [ "$got" -ne "$want" ]; then
-		bad "$c" "$got records rejected, the guest handed over '${want:-?}'"
+	if [ -z "$want" ] || [ "$got" -ne "$GUEST_MSG_BURST" ]; then
+		bad "$c" "$got rejections named, expected $GUEST_MSG_BURST (guest handed over '${want:-?}')"
 	elif [ -n "$why" ]; then
 		bad "$c" "$why"
 	else
-		has "$c" err "$want result record(s) were rejected; exiting 1" && ok "$c"
+		has "$c" err "$((want - GUEST_MSG_BURST)) more 'result record rejected' messages suppressed" &&
+			has "$c" err "$want result record(s) were rejected; exiting 1" && ok "$c"
 	fi
 fi
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Messages a guest can provoke without crashing (a rejected record, an
+ * unclaimed port, ...). The first RATELIMIT_BURST of each kind reach stderr,
+ * later ones are only counted, and main() prints one summary line per kind
+ * at exit: a guest in a loop must not fill the host's terminal or disk.
+ * Host errors and fatal guest errors (register dumps) never come here.
+ * Lock-free: vCPU threads call it concurrently.
+ */
+#ifndef VMM_RATELIMIT_H
+#define VMM_RATELIMIT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Enough to show what the guest did wrong and where (a few distinct
+ * addresses or reasons); the rest is a count. Per kind, per run.
+ */
+#define RATELIMIT_BURST	5
+
+enum guest_msg {
+	GMSG_RECORD_REJECTED,	/* vmm/dev/results.c */
+	GMSG_UNCLAIMED,		/* vmm/exits.c: a port or MMIO address nobody claims */
+	GMSG_CTRL_OUTSIDE_RAM,	/* vmm/dev/ctrl.c */
+	GMSG_EXIT_STATUS,	/* vmm/dev/exit.c: status above 255 (rep outsl repeats it) */
+	GMSG_KINDS
+};
+
+enum ratelimit_verdict {
+	RATELIMIT_QUIET = 0,	/* over the limit: counted only */
+	RATELIMIT_SAY,		/* print it */
+	RATELIMIT_SAY_LAST,	/* print it, then ratelimit_note_last() */
+};
+
+struct ratelimit {
+	atomic_ullong seen[GMSG_KINDS];	/* every occurrence, printed or not */
+};
+
+void ratelimit_init(struct ratelimit *rl);
+/* Count one occurrence of `kind` and say whether to print it. */
+enum ratelimit_verdict ratelimit_check(struct ratelimit *rl, enum guest_msg kind);
+uint64_t ratelimit_seen(const struct ratelimit *rl, enum guest_msg kind);
+uint64_t ratelimit_suppressed(const struct ratelimit *rl, enum guest_msg kind);
+/* "result record rejected": how the summary names the kind. */
+const char *ratelimit_kind_desc(enum guest_msg kind);
+/* "record_rejected": the kind's key in --stats and --json. */
+const char *ratelimit_kind_key(enum guest_msg kind);
+
+/* After the last printed message of `kind`: say that the rest are counted. */
+void ratelimit_note_last(FILE *f, enum guest_msg kind);
+/*
+ * ratelimit_check(), then the line (with "minivmm: " in front and a newline
+ * after) on stderr under `lock`, with the note after the last one.
+ */
+void ratelimit_say(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* One line per kind that had messages suppressed. */
+void ratelimit_summary(const struct ratelimit *rl, FILE *f);
+
+#endif
