@@ -28,7 +28,7 @@ static void tss_desc(u64 *d, const struct percpu *pc)
 	d[1] = base >> 32;
 }
 
-/* The bitmap's zero bytes come from the loader (BSS): only the terminator is stored. */
+/* The bitmap, its last byte included, is zero from the loader (BSS): all ports allowed. */
 static void tss_init(struct percpu *pc)
 {
 	struct tss *tss = &pc->tss;
@@ -37,7 +37,6 @@ static void tss_init(struct percpu *pc)
 	tss->ist[IST_DF - 1] = stack_top(pc->cpu, DF_STACK_TOP);
 	tss->ist[IST_NMI - 1] = stack_top(pc->cpu, NMI_STACK_TOP);
 	tss->iomap_base = sizeof(*tss);
-	pc->io_bitmap[IO_BITMAP_BYTES] = 0xff;
 }
 
 /* Reload CS with a far return; the data segments with plain moves. */
