@@ -11,5 +11,6 @@ Suite *bus_suite(void);
 Suite *stats_suite(void);
 Suite *results_suite(void);
 Suite *hv_suite(void);
+Suite *insn_out_suite(void);
 
 #endif
