@@ -44,6 +44,11 @@ struct hv *hv_create(const struct hv_config *cfg, const struct hv_host_ops *ops,
 	return hv;
 }
 
+void hv_set_xmm_spill(struct hv *hv, bool spill)
+{
+	hv->cfg.xmm_spill = spill;
+}
+
 void hv_destroy(struct hv *hv)
 {
 	if (!hv)

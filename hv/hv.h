@@ -90,6 +90,20 @@ struct hv;
 struct hv *hv_create(const struct hv_config *cfg, const struct hv_host_ops *ops, void *opaque);
 void hv_destroy(struct hv *hv);
 
+/*
+ * Choose the hypercall page's form before the guest enables it (the VMM
+ * calibrates first). Not for use once vCPUs run.
+ */
+void hv_set_xmm_spill(struct hv *hv, bool spill);
+
+/*
+ * The instructions the spill page runs for an XMM-fast call and the plain
+ * page does not (lower RSP, store XMM0-5, raise RSP), as one straight-line
+ * block, so the VMM can time exactly them. Returns the length copied, 0 if
+ * `max` is too small.
+ */
+size_t hv_page_spill_insns(uint8_t *buf, size_t max);
+
 /* Fill up to `max` leaves starting at 0x40000000; returns how many. */
 size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max);
 

@@ -49,6 +49,25 @@ static const uint8_t hv_page_spill[] = {
 	0xc3,					/* 43: ret */
 };
 
+/* Offsets in hv_page_spill of the spill-only instructions (see the listing). */
+#define SPILL_STORES_START	0x11
+#define SPILL_STORES_END	0x39
+#define SPILL_RESTORE_START	0x3b
+#define SPILL_RESTORE_END	0x43
+
+size_t hv_page_spill_insns(uint8_t *buf, size_t max)
+{
+	size_t a = SPILL_STORES_END - SPILL_STORES_START;
+	size_t b = SPILL_RESTORE_END - SPILL_RESTORE_START;
+
+	_Static_assert(SPILL_RESTORE_END + 1 == sizeof(hv_page_spill), "listing offsets moved");
+	if (max < a + b)
+		return 0;
+	memcpy(buf, hv_page_spill + SPILL_STORES_START, a);
+	memcpy(buf + a, hv_page_spill + SPILL_RESTORE_START, b);
+	return a + b;
+}
+
 /*
  * Fill a whole page: the code at offset 0, then INT3 so that a stray jump
  * into the rest of the page traps instead of running old RAM contents.

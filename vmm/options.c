@@ -67,8 +67,9 @@ void options_usage(FILE *f)
 "      --hyperv          enable the Hyper-V enlightenments (default)\n"
 "      --no-hyperv       boot without them (no Hyper-V CPUID leaves or MSRs)\n"
 "      --no-hv-xmm       do not advertise XMM-fast hypercall input\n"
-"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (default: the\n"
-"                        hypercall page stores them) or 'ioctl' (KVM_GET_FPU)\n"
+"      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (the hypercall page\n"
+"                        stores them), 'ioctl' (KVM_GET_FPU) or 'auto' (default:\n"
+"                        time both at start on this host, take the cheaper)\n"
 "      --bare-pio        benchmark mode: exits on the null port (0xf8) skip\n"
 "                        all dispatch and statistics\n"
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
@@ -184,7 +185,7 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->kvm_path = "/dev/kvm";
 	cfg->hyperv = true;
 	cfg->hv_xmm = true;
-	cfg->xmm_path = XMM_PATH_SPILL;
+	cfg->xmm_path = XMM_PATH_AUTO;
 	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
 		cfg->pin[i] = -1;
 }
@@ -261,8 +262,11 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 			cfg->xmm_path = XMM_PATH_IOCTL;
 		else if (!strcmp(arg, "spill"))
 			cfg->xmm_path = XMM_PATH_SPILL;
+		else if (!strcmp(arg, "auto"))
+			cfg->xmm_path = XMM_PATH_AUTO;
 		else
-			return fail(err, errlen, "--hv-xmm-path '%s': need 'spill' or 'ioctl'", arg);
+			return fail(err, errlen, "--hv-xmm-path '%s': need 'auto', 'spill' or 'ioctl'",
+				    arg);
 		return OPTIONS_OK;
 	default:
 		return fail(err, errlen, "internal: unhandled option %d", opt);

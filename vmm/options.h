@@ -15,7 +15,8 @@
 
 enum xmm_path {
 	XMM_PATH_IOCTL = 0,	/* KVM_GET_FPU on every XMM-fast hypercall */
-	XMM_PATH_SPILL = 1,	/* the hypercall page stores XMM0-5 below RSP (default) */
+	XMM_PATH_SPILL = 1,	/* the hypercall page stores XMM0-5 below RSP */
+	XMM_PATH_AUTO = 2,	/* default: measured at start (vmm/xmm_calib.c) */
 };
 
 struct vm_config {

@@ -31,6 +31,13 @@ void report_banner(const struct vm *vm, FILE *f)
 		fprintf(f, " (xmm input %s, path %s)", vm->cfg.hv_xmm ? "on" : "off",
 			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
+	if (vm->hv) {
+		char why[160];
+
+		xmm_calib_describe(vm, why, sizeof(why));
+		fprintf(f, "minivmm: xmm path %s: %s\n",
+			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl", why);
+	}
 	fflush(f);
 }
 
@@ -240,16 +247,32 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 			 "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
 }
 
+/* How the XMM path was chosen; the measured times when auto timed them. */
+static json_t *xmm_calib_json(const struct vm *vm)
+{
+	const struct xmm_calib *c = &vm->xmm_calib;
+	char why[160];
+
+	xmm_calib_describe(vm, why, sizeof(why));
+	if (!c->done || c->no_xmm)
+		return json_pack("{s:s}", "why", why);
+	return json_pack("{s:s, s:I, s:I, s:I}", "why", why,
+			 "guest_spill_ns", (json_int_t)c->spill_ns,
+			 "vmm_walk_ns", (json_int_t)c->walk_ns,
+			 "kvm_get_fpu_ns", (json_int_t)c->get_fpu_ns);
+}
+
 static json_t *env_json(const struct vm *vm)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s, s:o}",
 			 "minivmm", vmm_version(), "backend", kvm_backend_name(vm->kvm.backend),
 			 "host_kernel", vm->kvm.kernel, "cpu_model", vm->kvm.cpu_model,
 			 "tsc_khz", (json_int_t)vm->tsc_khz, "vcpus", (int)vm->cfg.nr_vcpus,
 			 "host_cpus", (int)vm->kvm.host_cpus,
 			 "overcommitted", vm->cfg.nr_vcpus > vm->kvm.host_cpus,
 			 "mem_bytes", (json_int_t)vm->mem.size, "hyperv", vm->hv != NULL,
-			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
+			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl",
+			 "xmm_path_choice", xmm_calib_json(vm));
 }
 
 static json_t *vcpus_json(const struct vm *vm)

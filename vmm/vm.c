@@ -172,7 +172,8 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 		snprintf(err, errlen, "guest RAM too small for the boot tables");
 		return -1;
 	}
-	if (register_devices(vm, err, errlen) || create_vcpus(vm, err, errlen))
+	if (register_devices(vm, err, errlen) || create_vcpus(vm, err, errlen) ||
+	    xmm_calibrate(vm, err, errlen))
 		return -1;
 	fill_bootinfo(vm, info.image_end);
 	return 0;

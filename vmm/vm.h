@@ -16,6 +16,7 @@
 #include "vmm/pvtime.h"
 #include "vmm/results.h"
 #include "vmm/stats.h"
+#include "vmm/xmm_calib.h"
 
 struct hv;
 struct kvm_run;
@@ -68,6 +69,7 @@ struct vm {
 	pthread_mutex_t out_lock;	/* one writer at a time on stdout/stderr */
 	struct results results;
 	struct vm_stats stats;
+	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);

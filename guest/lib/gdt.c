@@ -17,22 +17,27 @@ struct desc_ptr {
 	u64 base;
 } __packed;
 
-static void tss_desc(u64 *d, const struct tss *tss)
+/* The limit covers the I/O bitmap and its terminator right after the TSS. */
+static void tss_desc(u64 *d, const struct percpu *pc)
 {
-	u64 base = (uintptr_t)tss, limit = sizeof(*tss) - 1;
+	u64 base = (uintptr_t)&pc->tss;
+	u64 limit = sizeof(pc->tss) + sizeof(pc->io_bitmap) - 1;
 
 	d[0] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (SEG_TSS_AVAIL << 40) |
 	       ((limit >> 16 & 0xf) << 48) | ((base >> 24 & 0xff) << 56);
 	d[1] = base >> 32;
 }
 
-static void tss_init(struct tss *tss, u32 cpu)
+/* The bitmap's zero bytes come from the loader (BSS): only the terminator is stored. */
+static void tss_init(struct percpu *pc)
 {
-	tss->rsp0 = stack_top(cpu, KERNEL_STACK_TOP);
-	tss->ist[IST_DF - 1] = stack_top(cpu, DF_STACK_TOP);
-	tss->ist[IST_NMI - 1] = stack_top(cpu, NMI_STACK_TOP);
-	/* No I/O bitmap: CPL3 code runs with IOPL=3, which skips it. */
+	struct tss *tss = &pc->tss;
+
+	tss->rsp0 = stack_top(pc->cpu, KERNEL_STACK_TOP);
+	tss->ist[IST_DF - 1] = stack_top(pc->cpu, DF_STACK_TOP);
+	tss->ist[IST_NMI - 1] = stack_top(pc->cpu, NMI_STACK_TOP);
 	tss->iomap_base = sizeof(*tss);
+	pc->io_bitmap[IO_BITMAP_BYTES] = 0xff;
 }
 
 /* Reload CS with a far return; the data segments with plain moves. */
@@ -60,14 +65,16 @@ void gdt_init(struct percpu *pc)
 
 	BUILD_BUG_ON(sizeof(struct tss) != 104);
 	BUILD_BUG_ON(TSS_SEL / 8 + 2 != GDT_ENTRIES);
+	BUILD_BUG_ON(offsetof(struct percpu, io_bitmap) !=
+		     offsetof(struct percpu, tss) + sizeof(struct tss));
 
 	gdt[0] = 0;
 	gdt[KERNEL_CS / 8] = SEG_KERNEL_CODE;
 	gdt[KERNEL_DS / 8] = SEG_KERNEL_DATA;
 	gdt[USER_DS / 8] = SEG_USER_DATA;
 	gdt[USER_CS / 8] = SEG_USER_CODE;
-	tss_init(&pc->tss, pc->cpu);
-	tss_desc(&gdt[TSS_SEL / 8], &pc->tss);
+	tss_init(pc);
+	tss_desc(&gdt[TSS_SEL / 8], pc);
 
 	asm volatile("lgdt %0" : : "m"(ptr) : "memory");
 	load_segments();

@@ -2,7 +2,7 @@
 /*
  * The IDT: 256 interrupt gates (IF cleared on entry) into entry.S's stubs.
  * #DF and #MC get IST1 and NMI IST2, so they run on a known-good stack.
- * The only DPL3 gate is the run_user() return vector.
+ * The only DPL3 gate is #BP: run_user() returns from CPL3 with int3.
  */
 #include "lib/idt.h"
 #include "lib/layout.h"
@@ -47,7 +47,7 @@ void idt_build(void)
 	set_gate(DF_VECTOR, trap_stubs + 16 * DF_VECTOR, IST_DF, GATE_INTR);
 	set_gate(MC_VECTOR, trap_stubs + 16 * MC_VECTOR, IST_DF, GATE_INTR);
 	set_gate(NMI_VECTOR, trap_stubs + 16 * NMI_VECTOR, IST_NMI, GATE_INTR);
-	set_gate(USER_RETURN_VECTOR, user_return_entry, 0, GATE_INTR | GATE_DPL3);
+	set_gate(BP_VECTOR, user_return_entry, 0, GATE_INTR | GATE_DPL3);
 }
 
 static void lidt(u16 limit, const void *base)

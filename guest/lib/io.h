@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Port I/O. Works at CPL0, and at CPL3 under run_user() (IOPL=3). */
+/* Port I/O. Works at CPL0, and at CPL3 under run_user() (TSS I/O bitmap). */
 #ifndef GUEST_LIB_IO_H
 #define GUEST_LIB_IO_H
 

@@ -42,7 +42,6 @@
 
 /* Vectors the library owns. Suites register theirs in between. */
 #define NR_EXCEPTIONS		32
-#define USER_RETURN_VECTOR	0x81	/* int $0x81: CPL3 -> back into run_user() */
 #define SMP_CALL_VECTOR		0xf0	/* wakes a vCPU to run its mailbox */
 #define SPURIOUS_VECTOR		0xff
 

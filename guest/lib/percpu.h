@@ -7,7 +7,7 @@
 #include "lib/layout.h"
 #include "lib/types.h"
 
-/* The 64-bit TSS: only RSP0 and the IST stacks are used. */
+/* The 64-bit TSS: RSP0, the IST stacks and the I/O bitmap that follows it. */
 struct tss {
 	u32 reserved0;
 	u64 rsp0, rsp1, rsp2;
@@ -19,6 +19,8 @@ struct tss {
 } __packed;
 
 /* What the last expected exception was (see extable.h). */
+#define IO_BITMAP_BYTES		(65536 / 8)
+
 struct ex_record {
 	int vector;		/* EX_NONE when nothing was caught */
 	u32 error_code;
@@ -44,6 +46,13 @@ struct percpu {
 	struct smp_mailbox mbox;
 	u64 gdt[GDT_ENTRIES] __aligned(8);
 	struct tss tss __aligned(16);
+	/*
+	 * Must follow tss directly (iomap_base = sizeof(struct tss)). All zero:
+	 * CPL3 may use every port. kvm_pvm forces IOPL to 0 at CPL3 but honours
+	 * this bitmap, VMX/SVM do both; the bitmap is what works everywhere.
+	 * The extra byte is the all-ones terminator the CPU reads past the end.
+	 */
+	u8 io_bitmap[IO_BITMAP_BYTES + 1];
 } __aligned(64);
 
 struct stack_hdr {

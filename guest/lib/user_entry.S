@@ -4,11 +4,13 @@
  *
  * Out: save the callee-saved registers and RFLAGS on the kernel stack, point
  * TSS.RSP0 just below them, and IRETQ to user_trampoline at CPL3.
- * Back: the trampoline calls fn, then `int $USER_RETURN_VECTOR` (a DPL3
- * interrupt gate; it works the same on VMX, SVM and kvm_pvm and needs no
- * SYSCALL MSRs). The CPU switches to TSS.RSP0, so the 5-word interrupt frame
+ * Back: the trampoline calls fn, then `int3` through the #BP gate, which
+ * is DPL3. Not `int $N` or `syscall`: at CPL3 kvm_pvm raises #UD for INT n
+ * other than 3/4 and mishandles SYSCALL, while #BP is delivered on VMX,
+ * SVM and kvm_pvm alike. The CPU switches to TSS.RSP0, so the 5-word frame
  * sits directly below the saved registers: drop it, restore, and return
- * fn's value (still in RAX) to run_user()'s caller.
+ * fn's value (still in RAX) to run_user()'s caller. Any other #BP (CPL0,
+ * or an int3 elsewhere in user code) goes to the ordinary #BP stub.
  */
 #include "lib/layout.h"
 
@@ -33,7 +35,7 @@ __run_user:
 	movq	%rsp, (%r8)
 	pushq	$(USER_DS | 3)
 	pushq	%rdx			/* user RSP */
-	pushq	%rcx			/* RFLAGS: IOPL=3, IF as asked */
+	pushq	%rcx			/* RFLAGS: IOPL=0, IF as asked */
 	pushq	$(USER_CS | 3)
 	leaq	user_trampoline(%rip), %rax
 	pushq	%rax
@@ -45,15 +47,21 @@ __run_user:
 /* CPL3, on the user stack (16-aligned): RAX = fn, RDI = arg. */
 user_trampoline:
 	call	*%rax
-	int	$USER_RETURN_VECTOR
+	int3
+user_return_site:			/* the #BP frame's RIP on the way back */
 	ud2				/* not reached */
 
-/* IDT gate USER_RETURN_VECTOR (DPL3): CPL0, IF=0, RSP = saved RSP0 - 40. */
+/* The #BP gate (DPL3): CPL0, IF=0; no error code, so the frame starts at RIP. */
 	.globl user_return_entry
 	.type user_return_entry, @function
 user_return_entry:
 	testb	$3, 8(%rsp)		/* CS of the interrupted code */
 	jz	1f
+	pushq	%rax
+	leaq	user_return_site(%rip), %rax
+	cmpq	%rax, 8(%rsp)		/* RIP, above the pushed RAX */
+	popq	%rax
+	jne	1f
 	addq	$40, %rsp		/* RIP, CS, RFLAGS, RSP, SS */
 	popq	%r15
 	popq	%r14
@@ -63,8 +71,5 @@ user_return_entry:
 	popq	%rbp
 	popfq
 	ret
-1:	movq	(%rsp), %rdi
-	andq	$-16, %rsp
-	call	user_return_bad
-	ud2
+1:	jmp	trap_stubs + 16 * 3	/* an ordinary #BP */
 	.size user_return_entry, . - user_return_entry

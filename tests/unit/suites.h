@@ -11,6 +11,7 @@ Suite *bus_suite(void);
 Suite *stats_suite(void);
 Suite *results_suite(void);
 Suite *hv_suite(void);
+Suite *hv_page_suite(void);
 Suite *insn_out_suite(void);
 
 #endif

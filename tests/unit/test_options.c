@@ -35,7 +35,7 @@ START_TEST(test_defaults)
 	ck_assert_uint_eq(cfg.timeout_s, 0);
 	ck_assert_str_eq(cfg.cmdline, "");
 	ck_assert_str_eq(cfg.kvm_path, "/dev/kvm");
-	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_SPILL);
+	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_AUTO);
 }
 END_TEST
 
@@ -126,7 +126,10 @@ START_TEST(test_bad_timeout_iters_path)
 	ck_assert_int_eq(parse("--timeout", "1.5", "g.elf", NULL), OPTIONS_ERROR);
 	ck_assert_int_eq(parse("--iters", "0", "g.elf", NULL), OPTIONS_ERROR);
 	ck_assert_int_eq(parse("--hv-xmm-path", "magic", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-xmm-path 'magic': need 'spill' or 'ioctl'");
+	ck_assert_str_eq(err, "--hv-xmm-path 'magic': need 'auto', 'spill' or 'ioctl'");
+	ck_assert_int_eq(parse("--hv-xmm-path", "spill", "--hv-xmm-path", "auto", "g.elf", NULL),
+			 OPTIONS_OK);
+	ck_assert_int_eq(cfg.xmm_path, XMM_PATH_AUTO);
 }
 END_TEST
 
