@@ -2,7 +2,7 @@
 /*
  * Find the OUT instruction behind a port-I/O exit (see insn_out.h).
  *
- * What KVM does (docs/robustness.md, ../shared/docs/pvm.md):
+ * What KVM does (docs/robustness.md, "Where the #UD lands"):
  *  - non-string `out` on the VMX/SVM fast path: RIP on the instruction, and
  *    the completing KVM_RUN skips it, so RIP moves;
  *  - `out` emulated by KVM (all CPL0 code on kvm_pvm) and plain `outs`
