@@ -6,35 +6,63 @@
 
 #include "vmm/exits.h"
 #include "vmm/msr.h"
+#include "vmm/pio_out.h"
 #include "vmm/vcpu.h"
 
+/*
+ * Where the accessing instruction is, for the report. IN and MMIO reads
+ * leave RIP on it everywhere. An OUT may have RIP on it or past it (the
+ * backend decides), so finish the exit and find it. An MMIO write was
+ * emulated, RIP is past it, and an arbitrary instruction cannot be decoded
+ * backwards reliably: say so rather than name the wrong address.
+ */
+static void describe_site(struct vcpu *v, enum bus_space space, bool write,
+			  char *buf, size_t len)
+{
+	uint64_t rip = v->run->s.regs.regs.rip;
+
+	if (write && space == BUS_MMIO) {
+		snprintf(buf, len, "by the instruction ending at RIP 0x%llx",
+			 (unsigned long long)rip);
+		return;
+	}
+	if (write && pio_out_complete(v, NULL, &rip) != PIO_OUT_FOUND) {
+		snprintf(buf, len, "by the instruction at or ending at RIP 0x%llx",
+			 (unsigned long long)rip);
+		return;
+	}
+	snprintf(buf, len, "at RIP 0x%llx", (unsigned long long)rip);
+}
+
+/* Once per exit at most, after its accesses: describe_site() may finish the exit. */
 static void report_unclaimed(struct vcpu *v, enum bus_space space, uint64_t addr,
 			     bool write, unsigned int size)
 {
 	struct vm *vm = v->vm;
 	enum ratelimit_verdict say = ratelimit_check(&vm->guest_msgs, GMSG_UNCLAIMED);
+	char site[80];
 
 	if (say == RATELIMIT_QUIET)
 		return;
+	describe_site(v, space, write, site, sizeof(site));
 	pthread_mutex_lock(&vm->out_lock);
-	fprintf(stderr, "minivmm: vCPU %u: %s of unclaimed %s 0x%llx (%u bytes) at RIP 0x%llx%s\n",
+	fprintf(stderr, "minivmm: vCPU %u: %s of unclaimed %s 0x%llx (%u bytes) %s%s\n",
 		v->index, write ? "write" : "read", space == BUS_PIO ? "port" : "MMIO address",
-		(unsigned long long)addr, size, (unsigned long long)v->run->s.regs.regs.rip,
-		write ? ", dropped" : ", reads all ones");
+		(unsigned long long)addr, size, site, write ? ", dropped" : ", reads all ones");
 	if (say == RATELIMIT_SAY_LAST)
 		ratelimit_note_last(stderr, GMSG_UNCLAIMED);
 	pthread_mutex_unlock(&vm->out_lock);
 }
 
-static void access(struct vcpu *v, enum bus_space space, uint64_t addr, bool write,
+/* Dispatch one access; true if it is unclaimed and new (to be reported). */
+static bool access(struct vcpu *v, enum bus_space space, uint64_t addr, bool write,
 		   void *data, unsigned int size)
 {
 	struct bus *bus = &v->vm->bus;
 
 	if (bus_dispatch(bus, v, space, addr, write, data, size))
-		return;
-	if (bus_unclaimed(bus, space, addr, write, data, size))
-		report_unclaimed(v, space, addr, write, size);
+		return false;
+	return bus_unclaimed(bus, space, addr, write, data, size);
 }
 
 static enum stats_kind handle_io(struct vcpu *v)
@@ -42,13 +70,20 @@ static enum stats_kind handle_io(struct vcpu *v)
 	struct kvm_run *run = v->run;
 	uint8_t *data = (uint8_t *)run + run->io.data_offset;
 	bool write = run->io.direction == KVM_EXIT_IO_OUT;
+	/* Copies: a handler may finish the exit, after which KVM owns kvm_run. */
+	uint16_t port = run->io.port;
+	unsigned int size = run->io.size;
+	uint32_t count = run->io.count;
+	bool report = false;
 
 	/* String I/O (rep outs/ins) comes as `count` accesses of `size` bytes. */
-	for (uint32_t i = 0; i < run->io.count; i++)
-		access(v, BUS_PIO, run->io.port, write, data + i * run->io.size, run->io.size);
-	if (run->io.port == MVM_PORT_NULL)
+	for (uint32_t i = 0; i < count; i++)
+		report |= access(v, BUS_PIO, port, write, data + i * size, size);
+	if (report)
+		report_unclaimed(v, BUS_PIO, port, write, size);
+	if (port == MVM_PORT_NULL)
 		return STATS_PIO_NULL;
-	return run->io.port == MVM_PORT_HCALL ? STATS_HCALL : STATS_PIO_OTHER;
+	return port == MVM_PORT_HCALL ? STATS_HCALL : STATS_PIO_OTHER;
 }
 
 static enum stats_kind handle_mmio(struct vcpu *v)
@@ -61,7 +96,8 @@ static enum stats_kind handle_mmio(struct vcpu *v)
 			  (unsigned long long)addr);
 		return STATS_MMIO_OTHER;
 	}
-	access(v, BUS_MMIO, addr, run->mmio.is_write, run->mmio.data, run->mmio.len);
+	if (access(v, BUS_MMIO, addr, run->mmio.is_write, run->mmio.data, run->mmio.len))
+		report_unclaimed(v, BUS_MMIO, addr, run->mmio.is_write, run->mmio.len);
 	if (addr >= MVM_MMIO_NULL && addr < MVM_MMIO_NULL + MVM_PAGE_SIZE)
 		return STATS_MMIO_NULL;
 	return STATS_MMIO_OTHER;

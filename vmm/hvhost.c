@@ -11,6 +11,7 @@
 
 #include "hv/hv.h"
 #include "vmm/hvhost.h"
+#include "vmm/pio_out.h"
 #include "vmm/vcpu.h"
 #include "vmm/x86.h"
 
@@ -31,24 +32,6 @@ static int host_write_gpa(void *opaque, uint64_t gpa, const void *src, size_t le
 	return mem_write(&vm->mem, gpa, src, len);
 }
 
-/* Copy guest-virtual bytes through the guest's page tables, page by page. */
-static int read_gva(struct vm *vm, uint64_t cr3, uint64_t gva, uint8_t *dst, size_t len)
-{
-	while (len) {
-		size_t chunk = MVM_PAGE_SIZE - (gva & (MVM_PAGE_SIZE - 1));
-		uint64_t gpa;
-
-		if (chunk > len)
-			chunk = len;
-		if (x86_gva_to_gpa(&vm->mem, cr3, gva, &gpa) || mem_read(&vm->mem, gpa, dst, chunk))
-			return -1;
-		gva += chunk;
-		dst += chunk;
-		len -= chunk;
-	}
-	return 0;
-}
-
 static int host_read_xmm(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_XMM_COUNT][16])
 {
 	struct vm *vm = opaque;
@@ -59,7 +42,8 @@ static int host_read_xmm(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_X
 		const struct kvm_sync_regs *s = &v->run->s.regs;
 
 		/* The page stored XMM0..5 at RSP..RSP+95 just before trapping. */
-		return read_gva(vm, s->sregs.cr3, s->regs.rsp, &xmm[0][0], HCALL_SPILL_BYTES);
+		return x86_read_gva(&vm->mem, s->sregs.cr3, s->regs.rsp, &xmm[0][0],
+				    HCALL_SPILL_BYTES);
 	}
 	if (ioctl(v->fd, KVM_GET_FPU, &fpu))
 		return -1;
@@ -122,25 +106,32 @@ static bool caller_may_hypercall(const struct kvm_sregs *s)
 }
 
 /*
- * Fault on the trap instruction itself, as a refused VMCALL would. KVM
- * skips a completed OUT only on the next KVM_RUN, so complete it now
- * (immediate_exit), then restore the registers of the exit (RIP on the
- * instruction: any length, `rep outs` too) and queue the #UD.
+ * Fault on the trap instruction itself, as a refused VMCALL would. Whether
+ * KVM left RIP on the OUT or already past it depends on the backend and the
+ * form (vmm/insn_out.c); pio_out_complete() finishes the exit and finds the
+ * OUT either way. Then restore the registers of the exit with RIP on the
+ * instruction and queue the #UD. String forms keep RSI (and RCX for `rep`)
+ * as KVM stepped them for the element already sent.
  */
-static void raise_ud(struct vcpu *v)
+static void raise_ud(struct vcpu *v, unsigned int size)
 {
 	struct kvm_run *run = v->run;
-	/* At the exit RIP is still on the trapping instruction, whatever its form. */
-	struct kvm_regs at_exit = run->s.regs.regs;
+	struct kvm_regs at_exit;
+	uint64_t insn_rip;
 
-	run->immediate_exit = 1;
-	if (ioctl(v->fd, KVM_RUN, 0) == 0 || errno != EINTR) {
-		run->immediate_exit = 0;
+	switch (pio_out_complete(v, &at_exit, &insn_rip)) {
+	case PIO_OUT_FAILED:
 		vcpu_fail(v, "completing the trap before #UD: %s", strerror(errno));
 		return;
+	case PIO_OUT_UNKNOWN:
+		vcpu_fail(v, "cannot place #UD: no OUT to port 0x%x (%u bytes) is on or ends at "
+			  "RIP 0x%llx", MVM_PORT_HCALL, size, (unsigned long long)at_exit.rip);
+		return;
+	case PIO_OUT_FOUND:
+		break;
 	}
-	run->immediate_exit = 0;
-	run->s.regs.regs = at_exit;	/* RIP back on the instruction */
+	run->s.regs.regs = at_exit;
+	run->s.regs.regs.rip = insn_rip;
 	run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
 	if (vcpu_inject_exception(v, X86_UD_VECTOR))
 		vcpu_fail(v, "cannot inject #UD: %s", strerror(errno));
@@ -173,12 +164,12 @@ static void hcall_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		return;
 	}
 	if (!caller_may_hypercall(&s->sregs)) {
-		raise_ud(v);
+		raise_ud(v, size);
 		return;
 	}
 	hv_hypercall(v->vm->hv, v->index, &in, &out);
 	if (out.inject_ud) {
-		raise_ud(v);
+		raise_ud(v, size);
 	} else {
 		s->regs.rax = out.rax;
 		v->run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;

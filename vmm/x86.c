@@ -271,6 +271,37 @@ int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint
 	return 0;
 }
 
+int x86_read_gva(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, void *dst, size_t len)
+{
+	uint8_t *out = dst;
+
+	/* Page by page: contiguous guest-virtual bytes need not be contiguous in RAM. */
+	while (len) {
+		size_t chunk = MVM_PAGE_SIZE - (gva & (MVM_PAGE_SIZE - 1));
+		uint64_t gpa;
+
+		if (chunk > len)
+			chunk = len;
+		if (x86_gva_to_gpa(mem, cr3, gva, &gpa) || mem_read(mem, gpa, out, chunk))
+			return -1;
+		gva += chunk;
+		out += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint64_t la,
+		    void *dst, size_t len)
+{
+	if (!(s->cr0 & X86_CR0_PG))
+		return mem_read(mem, la, dst, len);
+	/* Only the 4-level tables x86_gva_to_gpa walks; 32-bit paging is not read. */
+	if (!(s->efer & X86_EFER_LMA))
+		return -1;
+	return x86_read_gva(mem, s->cr3, la, dst, len);
+}
+
 uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv)
 {
 	uint32_t fn = (with_hv ? KVM_LEAVES_WITH_HV : KVM_CPUID_SIGNATURE) + 1;

@@ -19,6 +19,7 @@ struct hv;
 #define X86_CR4_PGE	(1ULL << 7)
 #define X86_EFER_LMA	(1ULL << 10)
 #define X86_CR0_PE	1ULL
+#define X86_CR0_PG	(1ULL << 31)
 
 /* Write the boot GDT, TSS and identity page tables into the reserved area. */
 int x86_setup_memory(struct guest_mem *mem);
@@ -35,5 +36,10 @@ uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv);
 
 /* Walk the guest's 4-level page tables; -1 if not mapped or not RAM. */
 int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint64_t *gpa);
+/* Copy guest-virtual bytes through those tables (may cross pages); 0 or -1. */
+int x86_read_gva(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, void *dst, size_t len);
+/* Copy from a linear address in the vCPU's current paging mode; 0 or -1. */
+int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint64_t la,
+		    void *dst, size_t len);
 
 #endif

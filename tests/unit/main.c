@@ -18,6 +18,7 @@ int main(void)
 	srunner_add_suite(sr, hv_suite());
 	srunner_add_suite(sr, hv_page_suite());
 	srunner_add_suite(sr, ratelimit_suite());
+	srunner_add_suite(sr, insn_out_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

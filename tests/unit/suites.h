@@ -13,5 +13,6 @@ Suite *results_suite(void);
 Suite *hv_suite(void);
 Suite *hv_page_suite(void);
 Suite *ratelimit_suite(void);
+Suite *insn_out_suite(void);
 
 #endif
