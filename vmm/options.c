@@ -237,6 +237,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 		cfg->nr_vcpus = (unsigned int)v;
 		return OPTIONS_OK;
 	case OPT_MEM:
+		cfg->mem_given = true;
 		return parse_mem(arg, cfg, err, errlen);
 	case OPT_TIMEOUT:
 		if (parse_uint(arg, 86400, &v) || v == 0)
@@ -250,8 +251,11 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 		return OPTIONS_OK;
 	case OPT_STATS: cfg->stats = true; return OPTIONS_OK;
 	case OPT_JSON: cfg->json_path = arg; return OPTIONS_OK;
-	case OPT_HYPERV: cfg->hyperv = true; return OPTIONS_OK;
-	case OPT_NO_HYPERV: cfg->hyperv = false; return OPTIONS_OK;
+	case OPT_HYPERV: cfg->hyperv = cfg->hyperv_given = true; return OPTIONS_OK;
+	case OPT_NO_HYPERV:
+		cfg->hyperv = false;
+		cfg->hyperv_given = true;
+		return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_BARE_PIO: cfg->bare_pio = true; return OPTIONS_OK;
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
