@@ -120,7 +120,7 @@ int multiboot_write_info(struct guest_mem *mem, const char *cmdline, char *err, 
 	memset(&mbi, 0, sizeof(mbi));
 	mbi.flags = MB_IF_MEM | MB_IF_CMDLINE | MB_IF_MMAP | MB_IF_LOADER_NAME;
 	mbi.mem_lower = MB_LOW_RAM_END >> 10;
-	/* Contiguous RAM from 1 MiB, capped at 4 GiB as a 32-bit field must be. */
+	/* Contiguous RAM from 1 MiB; fits 32 bits as RAM ends below MVM_RAM_MAX. */
 	mbi.mem_upper = (uint32_t)((mem->size - MB_HIGH_START) >> 10);
 	mbi.cmdline = MB_CMDLINE_GPA;
 	mbi.mmap_addr = MB_MMAP_GPA;

@@ -11,5 +11,8 @@ Suite *bus_suite(void);
 Suite *stats_suite(void);
 Suite *results_suite(void);
 Suite *hv_suite(void);
+Suite *multiboot_suite(void);
+Suite *acpi_suite(void);
+Suite *devices_suite(void);
 
 #endif
