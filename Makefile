@@ -34,7 +34,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: FORCE all deps run check unit unit-asan host-tests integration bench fuzz fuzz-long clean
+.PHONY: FORCE all deps run check unit unit-asan host-tests integration bench peer fuzz fuzz-long clean
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -112,6 +112,13 @@ bench:
 	$(Q)./scripts/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)./scripts/bench.sh
+
+# kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/peer.md.
+PEER_ROUNDS ?= 5
+peer:
+	$(Q)./scripts/deps.sh peer
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./scripts/peer.py --rounds $(PEER_ROUNDS)
 
 # Fuzzing (libFuzzer, clang): `make fuzz` is bounded (FUZZ_SECONDS per harness),
 # `make fuzz-long` runs FUZZ_RUNS executions each. Seeds live in tests/fuzz/corpus/;
