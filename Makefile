@@ -34,7 +34,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: FORCE all deps run check unit unit-asan host-tests integration bench fuzz fuzz-long clean
+.PHONY: FORCE all deps run check unit unit-asan host-tests integration bench peer fuzz fuzz-long clean
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -113,6 +113,13 @@ bench:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)./scripts/bench.sh
 
+# kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/peer.md.
+PEER_ROUNDS ?= 5
+peer:
+	$(Q)./scripts/deps.sh peer
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./scripts/peer.py --rounds $(PEER_ROUNDS)
+
 # Fuzzing (libFuzzer, clang): `make fuzz` is bounded (FUZZ_SECONDS per harness),
 # `make fuzz-long` runs FUZZ_RUNS executions each. Seeds live in tests/fuzz/corpus/;
 # new inputs go to build/, so the committed corpora only change on purpose.
@@ -126,9 +133,10 @@ $(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_hv.c $(wildcard hv/*.c)
 
-$(B)/fuzz_loader: tests/fuzz/fuzz_loader.c vmm/loader.c vmm/mem.c vmm/errmsg.c
+$(B)/fuzz_loader: tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.c vmm/errmsg.c
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c vmm/loader.c vmm/mem.c vmm/errmsg.c -lelf
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.c \
+		vmm/errmsg.c -lelf
 
 fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 fuzz fuzz-long:

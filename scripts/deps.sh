@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages a minivmm target needs, if any are missing.
-# Usage: scripts/deps.sh build|check|bench|fuzz
+# Usage: scripts/deps.sh build|check|bench|fuzz|peer
 set -euo pipefail
 
 build_pkgs="gcc make pkg-config libelf-dev libjansson-dev"
@@ -9,7 +9,8 @@ build) pkgs="$build_pkgs" ;;
 check) pkgs="$build_pkgs check" ;;
 bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
-*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz)" >&2; exit 2 ;;
+peer) pkgs="$build_pkgs qemu-system-x86 gnuplot-nox python3" ;;
+*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer)" >&2; exit 2 ;;
 esac
 
 missing=()

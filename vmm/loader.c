@@ -17,6 +17,7 @@
 #include "minivmm/abi.h"
 #include "vmm/errmsg.h"
 #include "vmm/loader.h"
+#include "vmm/multiboot.h"
 
 #define LOADER_MAX_FILE	(256u << 20)
 
@@ -27,7 +28,7 @@ static int check_header(Elf *elf, size_t len, GElf_Ehdr *eh, char *err, size_t e
 	if (len < EI_NIDENT)
 		return errmsg(err, errlen, "truncated: %zu bytes", len);
 	if (gelf_getclass(elf) != ELFCLASS64)
-		return errmsg(err, errlen, "ELF32 file: minivmm loads ELF64 x86-64 executables only");
+		return errmsg(err, errlen, "not an ELF64 file: class %d", gelf_getclass(elf));
 	if (len < sizeof(Elf64_Ehdr))
 		return errmsg(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
 			    len, sizeof(Elf64_Ehdr));
@@ -77,56 +78,32 @@ static bool entry_in(const GElf_Phdr *ph, uint64_t entry)
 	return entry >= ph->p_paddr && entry - ph->p_paddr < ph->p_memsz;
 }
 
-int loader_load_image(const void *image, size_t len, struct guest_mem *mem,
-		      struct load_info *info, char *err, size_t errlen)
+/*
+ * Validate every PT_LOAD segment, then copy them all: nothing is written
+ * unless the whole image is good. Shared with the Multiboot loader.
+ */
+int loader_load_segments(Elf *elf, const GElf_Ehdr *eh, const void *image, size_t len,
+			 struct guest_mem *mem, struct load_info *info, char *err, size_t errlen)
 {
-	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	bool entry_ok = false;
-	Elf *elf;
-	int ret = -1;
 
-	memset(info, 0, sizeof(*info));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
-	if (len == 0)
-		return errmsg(err, errlen, "empty file");
-	/* libelf only says "invalid data" for these: name them first. */
-	if (len < SELFMAG || memcmp(image, ELFMAG, SELFMAG))
-		return errmsg(err, errlen, "not an ELF file (bad magic)");
-	if (len > EI_CLASS && ((const uint8_t *)image)[EI_CLASS] == ELFCLASS32)
-		return errmsg(err, errlen, "ELF32 file: minivmm loads ELF64 x86-64 executables only");
-	if (len < sizeof(Elf64_Ehdr))
-		return errmsg(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
-			    len, sizeof(Elf64_Ehdr));
-	elf = elf_memory((char *)image, len);
-	if (!elf)
-		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
-	if (check_header(elf, len, &eh, err, errlen))
-		goto out;
-	/* Validate every segment before copying any. */
-	for (unsigned int i = 0; i < eh.e_phnum; i++) {
-		if (!gelf_getphdr(elf, i, &ph)) {
-			errmsg(err, errlen, "program header %u: %s", i, elf_errmsg(-1));
-			goto out;
-		}
+	for (unsigned int i = 0; i < eh->e_phnum; i++) {
+		if (!gelf_getphdr(elf, i, &ph))
+			return errmsg(err, errlen, "program header %u: %s", i, elf_errmsg(-1));
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (check_segment(&ph, i, len, mem, err, errlen))
-			goto out;
+			return -1;
 		info->segments++;
-		entry_ok |= entry_in(&ph, eh.e_entry);
+		entry_ok |= entry_in(&ph, eh->e_entry);
 	}
-	if (!info->segments) {
-		errmsg(err, errlen, "no PT_LOAD segment: nothing to load");
-		goto out;
-	}
-	if (!entry_ok) {
-		errmsg(err, errlen, "entry point 0x%llx is outside every loaded segment",
-		     (unsigned long long)eh.e_entry);
-		goto out;
-	}
-	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+	if (!info->segments)
+		return errmsg(err, errlen, "no PT_LOAD segment: nothing to load");
+	if (!entry_ok)
+		return errmsg(err, errlen, "entry point 0x%llx is outside every loaded segment",
+			      (unsigned long long)eh->e_entry);
+	for (unsigned int i = 0; i < eh->e_phnum; i++) {
 		uint8_t *dst;
 
 		gelf_getphdr(elf, i, &ph);
@@ -138,14 +115,49 @@ int loader_load_image(const void *image, size_t len, struct guest_mem *mem,
 		if (ph.p_paddr + ph.p_memsz > info->image_end)
 			info->image_end = ph.p_paddr + ph.p_memsz;
 	}
-	info->entry = eh.e_entry;
-	ret = 0;
-out:
+	info->entry = eh->e_entry;
+	return 0;
+}
+
+enum image_kind loader_image_kind(const void *image, size_t len)
+{
+	const uint8_t *b = image;
+
+	if (len > EI_CLASS && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32)
+		return IMAGE_MULTIBOOT;
+	return IMAGE_ELF64;
+}
+
+int loader_load_image(const void *image, size_t len, struct guest_mem *mem,
+		      struct load_info *info, char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int ret = -1;
+
+	memset(info, 0, sizeof(*info));
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
+	if (len == 0)
+		return errmsg(err, errlen, "empty file");
+	/* libelf only says "invalid data" for these: name them first. */
+	if (len < SELFMAG || memcmp(image, ELFMAG, SELFMAG))
+		return errmsg(err, errlen, "not an ELF file (bad magic)");
+	if (loader_image_kind(image, len) == IMAGE_MULTIBOOT)
+		return multiboot_load_image(image, len, mem, info, err, errlen);
+	if (len < sizeof(Elf64_Ehdr))
+		return errmsg(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
+			    len, sizeof(Elf64_Ehdr));
+	elf = elf_memory((char *)image, len);
+	if (!elf)
+		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
+	if (!check_header(elf, len, &eh, err, errlen))
+		ret = loader_load_segments(elf, &eh, image, len, mem, info, err, errlen);
 	elf_end(elf);
 	return ret;
 }
 
-static void *read_file(const char *path, size_t *len, char *err, size_t errlen)
+void *loader_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
 	void *buf = NULL;
@@ -183,7 +195,7 @@ int loader_load_file(const char *path, struct guest_mem *mem, struct load_info *
 {
 	char why[256];
 	size_t len;
-	void *buf = read_file(path, &len, err, errlen);
+	void *buf = loader_read_file(path, &len, err, errlen);
 	int ret;
 
 	if (!buf)

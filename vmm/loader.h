@@ -1,24 +1,42 @@
 /* SPDX-License-Identifier: MIT */
-/* ELF64 x86-64 executables into guest RAM, via libelf. */
+/*
+ * Kernels into guest RAM, via libelf: ELF64 x86-64 payloads (minivmm's own
+ * ABI) and ELF32 Multiboot v1 kernels (vmm/multiboot.c), told apart by the
+ * ELF class.
+ */
 #ifndef VMM_LOADER_H
 #define VMM_LOADER_H
 
+#include <gelf.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "vmm/mem.h"
 
+enum image_kind {
+	IMAGE_ELF64 = 0,	/* 64-bit entry, struct mvm_bootinfo in RSI */
+	IMAGE_MULTIBOOT = 1,	/* 32-bit entry, paging off, Multiboot info in EBX */
+};
+
 struct load_info {
 	uint64_t entry;
 	uint64_t image_end;	/* highest byte loaded + 1 */
 	unsigned int segments;
+	enum image_kind kind;
 };
 
+/* Which loader an image goes to (only the ELF class is looked at). */
+enum image_kind loader_image_kind(const void *image, size_t len);
 /* Validate and load an image held in memory. -1 with `err` on any defect. */
 int loader_load_image(const void *image, size_t len, struct guest_mem *mem,
 		      struct load_info *info, char *err, size_t errlen);
 /* Read `path` and load it; errors name the file. */
 int loader_load_file(const char *path, struct guest_mem *mem, struct load_info *info,
 		     char *err, size_t errlen);
+/* The whole file in a malloc'd buffer (size-limited), or NULL with `err`. */
+void *loader_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* Check every PT_LOAD segment and the entry point, then copy them all. */
+int loader_load_segments(Elf *elf, const GElf_Ehdr *eh, const void *image, size_t len,
+			 struct guest_mem *mem, struct load_info *info, char *err, size_t errlen);
 
 #endif

@@ -51,20 +51,23 @@ static const struct option long_opts[] = {
 void options_usage(FILE *f)
 {
 	fprintf(f,
-"usage: minivmm [options] PAYLOAD.elf [-- PAYLOAD-ARGS...]\n"
+"usage: minivmm [options] KERNEL [-- ARGS...]\n"
 "\n"
-"Boot an ELF64 payload on /dev/kvm and exit with the status it reports.\n"
+"Boot KERNEL on /dev/kvm and exit with the status it reports. KERNEL is an\n"
+"ELF64 payload (minivmm's own ABI, e.g. guest.elf) or an ELF32 Multiboot v1\n"
+"kernel (e.g. kvm-unit-tests' vmexit.flat; ARGS become its command line).\n"
 "\n"
 "  -c, --cpus N          vCPUs (default 1; up to what KVM allows, max %u;\n"
 "                        more than host CPUs is allowed: overcommit)\n"
-"  -m, --mem SIZE        guest RAM, bytes or with K/M/G suffix (default 64M;\n"
-"                        %lluM..%lluM, a multiple of 4K)\n"
+"  -m, --mem SIZE        guest RAM, bytes or with K/M/G suffix (default 64M,\n"
+"                        256M for Multiboot kernels; %lluM..%lluM, a multiple of 4K)\n"
 "  -t, --timeout SECS    watchdog: stop the run after SECS seconds, dump every\n"
 "                        vCPU's RIP and exit 3 (default: none)\n"
 "  -s, --stats           print per-vCPU exit counts and VMM-side times at exit\n"
 "  -j, --json FILE       write every result record and statistic to FILE\n"
 "  -i, --iters N         iterations per benchmark case (default: per suite)\n"
-"      --hyperv          enable the Hyper-V enlightenments (default)\n"
+"      --hyperv          enable the Hyper-V enlightenments (default for ELF64\n"
+"                        payloads; Multiboot kernels boot without unless given)\n"
 "      --no-hyperv       boot without them (no Hyper-V CPUID leaves or MSRs)\n"
 "      --no-hv-xmm       do not advertise XMM-fast hypercall input\n"
 "      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (the hypercall page\n"
@@ -78,8 +81,10 @@ void options_usage(FILE *f)
 "  -h, --help            this text\n"
 "      --version         print the version\n"
 "\n"
-"Exit status: the payload's (0 = its tests passed); 2 = bad option, file or host;\n"
-"3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out.\n",
+"Exit status: the kernel's (0 = its tests passed); 2 = bad option, file or host;\n"
+"3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out.\n"
+"A Multiboot kernel's `outl` to port 0xf4 is its status as is; QEMU's\n"
+"isa-debug-exit would exit with (code << 1) | 1 instead (1 = passed).\n",
 		VMM_MAX_VCPUS, (unsigned long long)(MVM_RAM_MIN >> 20),
 		(unsigned long long)(MVM_RAM_MAX >> 20));
 }
@@ -238,6 +243,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 		cfg->nr_vcpus = (unsigned int)v;
 		return OPTIONS_OK;
 	case OPT_MEM:
+		cfg->mem_given = true;
 		return parse_mem(arg, cfg, err, errlen);
 	case OPT_TIMEOUT:
 		if (parse_uint(arg, 86400, &v) || v == 0)
@@ -251,8 +257,11 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 		return OPTIONS_OK;
 	case OPT_STATS: cfg->stats = true; return OPTIONS_OK;
 	case OPT_JSON: cfg->json_path = arg; return OPTIONS_OK;
-	case OPT_HYPERV: cfg->hyperv = true; return OPTIONS_OK;
-	case OPT_NO_HYPERV: cfg->hyperv = false; return OPTIONS_OK;
+	case OPT_HYPERV: cfg->hyperv = cfg->hyperv_given = true; return OPTIONS_OK;
+	case OPT_NO_HYPERV:
+		cfg->hyperv = false;
+		cfg->hyperv_given = true;
+		return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_BARE_PIO: cfg->bare_pio = true; return OPTIONS_OK;
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
@@ -302,7 +311,7 @@ enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
 			return r;
 	}
 	if (optind >= argc)
-		return fail(err, errlen, "no payload given (usage: minivmm [options] PAYLOAD.elf [-- ARGS])");
+		return fail(err, errlen, "no kernel given (usage: minivmm [options] KERNEL [-- ARGS])");
 	cfg->elf_path = argv[optind++];
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;

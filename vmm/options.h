@@ -12,6 +12,7 @@
 
 #define VMM_MAX_VCPUS		256	/* APIC IDs stay 8-bit: MSIs reach them */
 #define VMM_DEFAULT_MEM		(64ULL << 20)
+#define VMM_MULTIBOOT_DEFAULT_MEM	(256ULL << 20)	/* like QEMU's default */
 
 enum xmm_path {
 	XMM_PATH_IOCTL = 0,	/* KVM_GET_FPU on every XMM-fast hypercall */
@@ -24,10 +25,12 @@ struct vm_config {
 	const char *kvm_path;		/* --kvm, default /dev/kvm */
 	unsigned int nr_vcpus;
 	uint64_t mem_size;
+	bool mem_given;			/* --mem on the command line */
 	unsigned int timeout_s;		/* 0: no watchdog */
 	unsigned int iters;		/* 0: each suite's default */
 	bool stats;
 	bool hyperv;
+	bool hyperv_given;		/* --hyperv or --no-hyperv on the command line */
 	bool hv_xmm;			/* advertise XMM-fast input */
 	enum xmm_path xmm_path;
 	bool bare_pio;			/* benchmark mode: skip all dispatch */

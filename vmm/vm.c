@@ -12,11 +12,14 @@
 #include <unistd.h>
 
 #include "hv/hv.h"
+#include "vmm/acpi.h"
+#include "vmm/dev/pmtimer.h"
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
 #include "vmm/hvhost.h"
 #include "vmm/loader.h"
 #include "vmm/msr.h"
+#include "vmm/multiboot.h"
 #include "vmm/vcpu.h"
 #include "vmm/vm.h"
 #include "vmm/x86.h"
@@ -105,19 +108,30 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 	memcpy(bi->cmdline, vm->cfg.cmdline, bi->cmdline_len + 1);
 }
 
+static int register_payload_devices(struct vm *vm)
+{
+	return console_register(vm) || exit_dev_register(vm) || results_dev_register(vm) ||
+	       null_dev_register(vm) || ctrl_dev_register(vm);
+}
+
+/* What kvm-unit-tests and other Multiboot kernels probe; see docs/abi.md. */
+static int register_multiboot_devices(struct vm *vm)
+{
+	return console_register(vm) || exit_dev_register(vm) || fwcfg_dev_register(vm) ||
+	       pmtimer_dev_register(vm) || pciconf_dev_register(vm);
+}
+
 static int register_devices(struct vm *vm, char *err, size_t errlen)
 {
-	if (console_register(vm) || exit_dev_register(vm) || results_dev_register(vm) ||
-	    null_dev_register(vm)) {
+	int r = vm->kind == IMAGE_MULTIBOOT ? register_multiboot_devices(vm) :
+					       register_payload_devices(vm);
+
+	if (r) {
 		snprintf(err, errlen, "device ranges overlap (a bug in minivmm)");
 		return -1;
 	}
 	if (vm->cfg.hyperv && hvhost_create(vm, err, errlen))
 		return -1;
-	if (ctrl_dev_register(vm)) {
-		snprintf(err, errlen, "device ranges overlap (a bug in minivmm)");
-		return -1;
-	}
 	/* Always filter the Hyper-V MSRs where KVM can, so --no-hyperv really #GPs. */
 	return msr_setup(vm, err, errlen);
 }
@@ -146,6 +160,59 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Read the kernel, size RAM for its kind, load it. A Multiboot kernel gets
+ * 256 MiB unless --mem says otherwise (QEMU's default; kvm-unit-tests'
+ * vmexit needs about 17 MiB) and no Hyper-V unless --hyperv was given, so
+ * it sees the CPU QEMU's `-cpu host` would show it.
+ */
+static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t errlen)
+{
+	const char *path = vm->cfg.elf_path;
+	char why[256];
+	size_t len;
+	void *buf = loader_read_file(path, &len, err, errlen);
+	uint64_t mem_size = vm->cfg.mem_size;
+	int ret = -1;
+
+	if (!buf)
+		return -1;
+	vm->kind = loader_image_kind(buf, len);
+	if (vm->kind == IMAGE_MULTIBOOT) {
+		if (!vm->cfg.mem_given)
+			mem_size = VMM_MULTIBOOT_DEFAULT_MEM;
+		if (!vm->cfg.hyperv_given)
+			vm->cfg.hyperv = false;
+	}
+	if (mem_init(&vm->mem, mem_size, err, errlen))
+		goto out;
+	if (loader_load_image(buf, len, &vm->mem, info, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		goto out;
+	}
+	vm->entry = info->entry;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+/* Multiboot info (command line = kernel path, then the args) and ACPI tables. */
+static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
+{
+	char cmdline[MB_CMDLINE_MAX];
+	int n = snprintf(cmdline, sizeof(cmdline), "%s%s%s", vm->cfg.elf_path,
+			 vm->cfg.cmdline[0] ? " " : "", vm->cfg.cmdline);
+
+	if (n < 0 || (size_t)n >= sizeof(cmdline)) {
+		snprintf(err, errlen, "kernel path and arguments exceed %zu bytes", sizeof(cmdline) - 1);
+		return -1;
+	}
+	if (multiboot_write_info(&vm->mem, cmdline, err, errlen))
+		return -1;
+	return acpi_build(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
+}
+
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen)
 {
 	struct load_info info;
@@ -157,25 +224,25 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	vm->main_thread = pthread_self();
 	pthread_mutex_init(&vm->out_lock, NULL);
 	ratelimit_init(&vm->guest_msgs);
+	pthread_mutex_init(&vm->dev_lock, NULL);
 	bus_init(&vm->bus);
 	results_init(&vm->results);
 	/* The payload first: a bad file is reported even on a host without KVM. */
-	if (mem_init(&vm->mem, vm->cfg.mem_size, err, errlen))
-		return -1;
-	if (loader_load_file(cfg->elf_path, &vm->mem, &info, err, errlen))
+	if (load_kernel(vm, &info, err, errlen))
 		return -1;
 	if (kvm_open(&vm->kvm, cfg->kvm_path, err, errlen))
 		return -1;
 	if (setup_kvm_vm(vm, err, errlen))
 		return -1;
-	vm->entry = info.entry;
-	if (x86_setup_memory(&vm->mem)) {
+	if (vm->kind == IMAGE_ELF64 && x86_setup_memory(&vm->mem)) {
 		snprintf(err, errlen, "guest RAM too small for the boot tables");
 		return -1;
 	}
 	if (register_devices(vm, err, errlen) || create_vcpus(vm, err, errlen) ||
 	    xmm_calibrate(vm, err, errlen))
 		return -1;
+	if (vm->kind == IMAGE_MULTIBOOT)
+		return setup_multiboot(vm, err, errlen);
 	fill_bootinfo(vm, info.image_end);
 	return 0;
 }
@@ -315,4 +382,5 @@ void vm_destroy(struct vm *vm)
 	results_free(&vm->results);
 	bus_destroy(&vm->bus);
 	pthread_mutex_destroy(&vm->out_lock);
+	pthread_mutex_destroy(&vm->dev_lock);
 }

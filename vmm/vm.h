@@ -10,7 +10,10 @@
 
 #include "minivmm/abi.h"
 #include "vmm/bus.h"
+#include "vmm/dev/fwcfg.h"
+#include "vmm/dev/serial16550.h"
 #include "vmm/kvm.h"
+#include "vmm/loader.h"
 #include "vmm/mem.h"
 #include "vmm/options.h"
 #include "vmm/pvtime.h"
@@ -59,9 +62,14 @@ struct vm {
 	bool stuck;			/* a vCPU thread never came back from KVM */
 	struct guest_mem mem;
 	uint64_t entry;
+	enum image_kind kind;		/* ELF64 payload or Multiboot kernel */
 	uint64_t tsc_khz;
 	struct kvm_cpuid2 *cpuid;	/* template; per-vCPU APIC IDs patched in */
 	struct bus bus;
+	pthread_mutex_t dev_lock;	/* device registers several vCPUs may touch */
+	struct uart16550 com1;
+	struct fwcfg fwcfg;		/* Multiboot kernels only */
+	uint64_t pmtimer_start_ns;	/* CLOCK_MONOTONIC when the PM timer read 0 */
 	struct hv *hv;
 	struct vcpu *vcpus;
 	pthread_t main_thread;

@@ -144,6 +144,60 @@ int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, si
 	return 0;
 }
 
+/*
+ * Multiboot's machine state: 32-bit protected mode, paging off, flat 4 GiB
+ * code and data segments, EAX = boot magic, EBX = the information block.
+ * The kernel loads its own GDT before touching a selector, so the GDTR,
+ * like the selectors' values, is left undefined (zero) as the spec allows.
+ */
+static void multiboot_sregs(struct kvm_sregs *sr)
+{
+	set_seg(&sr->cs, MVM_BOOT_CS, 11, false);
+	set_seg(&sr->ds, MVM_BOOT_DS, 3, false);
+	sr->es = sr->fs = sr->gs = sr->ss = sr->ds;
+	memset(&sr->tr, 0, sizeof(sr->tr));
+	sr->tr.limit = 0xffff;
+	sr->tr.type = 11;		/* busy 32-bit TSS: VM entry wants a usable TR */
+	sr->tr.present = 1;
+	memset(&sr->ldt, 0, sizeof(sr->ldt));
+	sr->ldt.type = 2;
+	sr->ldt.unusable = 1;
+	memset(&sr->gdt, 0, sizeof(sr->gdt));
+	memset(&sr->idt, 0, sizeof(sr->idt));
+	sr->cr0 = X86_CR0_PE | X86_CR0_ET;
+	sr->cr3 = 0;
+	sr->cr4 = 0;
+	sr->efer = 0;
+}
+
+int x86_init_vcpu_multiboot(int vcpu_fd, uint64_t entry, uint32_t eax, uint32_t ebx,
+			    char *err, size_t errlen)
+{
+	struct kvm_sregs sr;
+	struct kvm_regs regs;
+
+	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr)) {
+		snprintf(err, errlen, "vCPU 0: KVM_GET_SREGS: %s", strerror(errno));
+		return -1;
+	}
+	multiboot_sregs(&sr);
+	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr)) {
+		snprintf(err, errlen, "vCPU 0: KVM_SET_SREGS (32-bit Multiboot state): %s",
+			 strerror(errno));
+		return -1;
+	}
+	memset(&regs, 0, sizeof(regs));
+	regs.rip = entry;
+	regs.rax = eax;
+	regs.rbx = ebx;
+	regs.rflags = 0x2;		/* IF and VM clear, as the spec requires */
+	if (ioctl(vcpu_fd, KVM_SET_REGS, &regs)) {
+		snprintf(err, errlen, "vCPU 0: KVM_SET_REGS: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Paravirt features that need no in-kernel hypercall (those hang on some hosts). */
 #define KVM_PV_FEATURES_OFFERED ((1u << KVM_FEATURE_CLOCKSOURCE) | \
 				 (1u << KVM_FEATURE_NOP_IO_DELAY) | \

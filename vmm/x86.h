@@ -20,11 +20,19 @@ struct hv;
 #define X86_EFER_LMA	(1ULL << 10)
 #define X86_CR0_PE	1ULL
 #define X86_CR0_PG	(1ULL << 31)
+#define X86_CR0_ET	0x10ULL
 
 /* Write the boot GDT, TSS and identity page tables into the reserved area. */
 int x86_setup_memory(struct guest_mem *mem);
 /* Registers and segments for entry at `entry` with RDI = index. */
 int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, size_t errlen);
+/*
+ * The boot vCPU of a Multiboot kernel: 32-bit protected mode, paging off.
+ * Application processors are left alone: in their reset state, KVM's
+ * in-kernel LAPIC starts them in real mode on the guest's INIT/SIPI.
+ */
+int x86_init_vcpu_multiboot(int vcpu_fd, uint64_t entry, uint32_t eax, uint32_t ebx,
+			    char *err, size_t errlen);
 
 /* The VM's CPUID template: host-supported leaves plus hypervisor leaves. */
 struct kvm_cpuid2 *x86_cpuid_build(int kvm_fd, const struct hv *hv, char *err, size_t errlen);

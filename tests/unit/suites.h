@@ -14,5 +14,8 @@ Suite *hv_suite(void);
 Suite *hv_page_suite(void);
 Suite *ratelimit_suite(void);
 Suite *insn_out_suite(void);
+Suite *multiboot_suite(void);
+Suite *acpi_suite(void);
+Suite *devices_suite(void);
 
 #endif

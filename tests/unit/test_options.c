@@ -105,7 +105,7 @@ END_TEST
 START_TEST(test_missing_payload)
 {
 	ck_assert_int_eq(parse("--cpus", "2", NULL), OPTIONS_ERROR);
-	ck_assert_ptr_nonnull(strstr(err, "no payload given"));
+	ck_assert_ptr_nonnull(strstr(err, "no kernel given"));
 	ck_assert_int_eq(parse("--cpus", NULL), OPTIONS_ERROR);
 	ck_assert_str_eq(err, "option '--cpus' needs a value");
 }

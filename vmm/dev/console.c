@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * COM1, transmit only. Each vCPU collects its own line and writes it whole,
- * so lines from different vCPUs never interleave mid-line.
+ * COM1, transmit only, behind the 16550 register model. Each vCPU collects
+ * its own line and writes it whole, so lines from different vCPUs never
+ * interleave mid-line.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "vmm/dev/devices.h"
+#include "vmm/dev/serial16550.h"
 #include "vmm/vm.h"
-
-#define UART_THR	0
-#define UART_LSR	5
-#define UART_LSR_IDLE	0x60	/* transmitter holding register and shifter empty */
 
 static void write_all(int fd, const char *buf, size_t len)
 {
@@ -38,6 +36,9 @@ void console_flush(struct vcpu *v)
 
 static void console_putc(struct vcpu *v, char c)
 {
+	/* Serial drivers send CR LF; stdout is a stream of lines, so CR goes. */
+	if (c == '\r')
+		return;
 	v->line[v->line_len++] = c;
 	/* A line longer than the buffer is written in pieces, never dropped. */
 	if (c == '\n' || v->line_len == sizeof(v->line))
@@ -47,19 +48,28 @@ static void console_putc(struct vcpu *v, char c)
 static void console_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		       unsigned int size, void *opaque)
 {
+	struct uart16550 *uart = opaque;
 	uint8_t *bytes = data;
 
-	(void)opaque;
-	if (write && port - MVM_PORT_COM1 == UART_THR) {
-		for (unsigned int i = 0; i < size; i++)
+	/* A wide access touches consecutive registers, one byte each. */
+	for (unsigned int i = 0; i < size; i++) {
+		unsigned int reg = (unsigned int)(port - MVM_PORT_COM1) + i;
+		bool tx = false;
+
+		pthread_mutex_lock(&v->vm->dev_lock);
+		if (write)
+			tx = uart_write(uart, reg, bytes[i]);
+		else
+			bytes[i] = uart_read(uart, reg);
+		pthread_mutex_unlock(&v->vm->dev_lock);
+		if (tx)
 			console_putc(v, (char)bytes[i]);
-	} else if (!write) {
-		for (unsigned int i = 0; i < size; i++)
-			bytes[i] = port + i - MVM_PORT_COM1 == UART_LSR ? UART_LSR_IDLE : 0;
 	}
 }
 
 int console_register(struct vm *vm)
 {
-	return bus_register(&vm->bus, BUS_PIO, MVM_PORT_COM1, 8, console_io, NULL, "com1");
+	uart_reset(&vm->com1);
+	return bus_register(&vm->bus, BUS_PIO, MVM_PORT_COM1, UART_NR_REGS, console_io,
+			    &vm->com1, "com1");
 }

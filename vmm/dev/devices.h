@@ -13,5 +13,7 @@ int exit_dev_register(struct vm *vm);
 int results_dev_register(struct vm *vm);
 int null_dev_register(struct vm *vm);
 int ctrl_dev_register(struct vm *vm);
+/* Multiboot kernels only: PCI config space with nothing behind it. */
+int pciconf_dev_register(struct vm *vm);
 
 #endif

@@ -1,0 +1,54 @@
+# kvm-unit-tests' own x86 binaries, unmodified, booted as Multiboot kernels
+# (docs/kut.md). They are fixtures outside this repository: KUT_DIR names
+# their directory (default ../shared/fixtures/kvm-unit-tests from the
+# repository top); without them every case here SKIPs and says so.
+
+kut_top=$(cd "$(dirname "$0")/../.." && pwd)
+KUT_DIR=${KUT_DIR:-$kut_top/../shared/fixtures/kvm-unit-tests}
+kut_tests="cpuid inl_from_qemu inl_from_kernel outl_to_kernel ipi inl_from_pmtimer"
+
+# kut_unclaimed_only PORTS...: stderr reports no unclaimed access but these.
+kut_unclaimed_only() {
+	extra=$(grep -F 'unclaimed' "$T/err" | grep -vF "$1" || true)
+	[ -z "$extra" ] && return 0
+	bad "$c" "unexpected unclaimed accesses: $extra"
+	return 1
+}
+
+if [ ! -r "$KUT_DIR/smptest.flat" ] || [ ! -r "$KUT_DIR/vmexit.flat" ]; then
+	skip "kvm-unit-tests smptest and vmexit" "fixtures not found in $KUT_DIR (set KUT_DIR)"
+else
+	for n in 1 2 4; do
+		c="kvm-unit-tests smptest.flat with $n vCPU(s)"
+		run "$c" 0 -- --cpus "$n" --timeout 60 "$KUT_DIR/smptest.flat" &&
+			has "$c" out "found $n cpus" && has "$c" out "PASS: IPI to each CPU" &&
+			has "$c" out "SUMMARY: 1 tests" && kut_unclaimed_only "none" && ok "$c"
+	done
+
+	c="kvm-unit-tests vmexit.flat: $kut_tests"
+	# shellcheck disable=SC2086
+	if run "$c" 0 -- --cpus 2 --timeout 100 "$KUT_DIR/vmexit.flat" -- $kut_tests &&
+		has "$c" out "PM timer port is 608" && kut_unclaimed_only "port 0x1234"; then
+		missing=""
+		for t in $kut_tests; do
+			grep -qE "^$t [0-9]+\$" "$T/out" || missing="$missing $t"
+		done
+		if [ -z "$missing" ]; then ok "$c"; else bad "$c" "no cycle count for:$missing"; fi
+	fi
+
+	c="kvm-unit-tests under ASan: smptest.flat with 2 vCPUs, no leak"
+	if [ -z "$VMM_ASAN" ] || [ "$VMM_ASAN" = none ]; then
+		skip "$c" "no sanitizer build of minivmm given"
+	else
+		vmm_saved=$VMM
+		VMM=$VMM_ASAN
+		run "$c" 0 -- --cpus 2 --timeout 60 "$KUT_DIR/smptest.flat" &&
+			has "$c" out "PASS: IPI to each CPU" && ok "$c"
+		VMM=$vmm_saved
+	fi
+fi
+
+c="an ELF32 file without a Multiboot header is refused by name"
+printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$T/elf32"
+head -c 200 /dev/zero >>"$T/elf32"
+run "$c" 2 -- "$T/elf32" && has "$c" err "without a Multiboot header" && ok "$c"

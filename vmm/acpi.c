@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tables are assembled in a host buffer, checksummed there and copied in
+ * with mem_write(), so a table never half-exists in guest RAM.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmm/acpi.h"
+#include "vmm/errmsg.h"
+
+_Static_assert(sizeof(struct acpi_header) == 36, "ACPI table header is 36 bytes");
+_Static_assert(sizeof(struct acpi_rsdp) == 20, "ACPI 1.0 RSDP is 20 bytes");
+_Static_assert(sizeof(struct acpi_fadt) == 116, "FADT revision 1 is 116 bytes");
+_Static_assert(offsetof(struct acpi_fadt, pm_tmr_blk) == 76, "PM_TMR_BLK at offset 76");
+_Static_assert(offsetof(struct acpi_fadt, flags) == 112, "FADT flags at offset 112");
+
+#define FADT_WBINVD		(1u << 0)
+#define FADT_PROC_C1		(1u << 2)
+#define MADT_PCAT_COMPAT	(1u << 0)	/* 8259 PICs present (KVM's in-kernel ones) */
+#define MADT_LAPIC		0
+#define MADT_IOAPIC		1
+#define MADT_LAPIC_ENABLED	(1u << 0)
+#define SCI_IRQ			9
+
+struct madt_lapic {
+	uint8_t type, length, processor_id, apic_id;
+	uint32_t flags;
+} __attribute__((packed));
+
+struct madt_ioapic {
+	uint8_t type, length, id, reserved;
+	uint32_t address, gsi_base;
+} __attribute__((packed));
+
+uint8_t acpi_checksum(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint8_t sum = 0;
+
+	for (size_t i = 0; i < len; i++)
+		sum += b[i];
+	return (uint8_t)-sum;
+}
+
+static void fill_header(struct acpi_header *h, const char *sig, uint32_t len, uint8_t rev)
+{
+	memcpy(h->signature, sig, 4);
+	h->length = len;
+	h->revision = rev;
+	memcpy(h->oem_id, "MINVMM", 6);
+	memcpy(h->oem_table_id, "MINIVMM ", 8);
+	h->oem_revision = 1;
+	memcpy(h->creator_id, "MVMM", 4);
+	h->creator_revision = 1;
+	h->checksum = 0;
+	h->checksum = acpi_checksum(h, len);
+}
+
+static int put(struct guest_mem *mem, uint64_t gpa, const void *p, size_t len)
+{
+	return mem_write(mem, gpa, p, len);
+}
+
+static int build_rsdp_rsdt(struct guest_mem *mem)
+{
+	struct acpi_rsdp rsdp = { .revision = 0, .rsdt = ACPI_RSDT_GPA };
+	struct {
+		struct acpi_header h;
+		uint32_t entries[2];
+	} __attribute__((packed)) rsdt = { .entries = { ACPI_FADT_GPA, ACPI_MADT_GPA } };
+
+	memcpy(rsdp.signature, "RSD PTR ", 8);
+	memcpy(rsdp.oem_id, "MINVMM", 6);
+	rsdp.checksum = acpi_checksum(&rsdp, sizeof(rsdp));
+	fill_header(&rsdt.h, "RSDT", sizeof(rsdt), 1);
+	return put(mem, ACPI_RSDP_GPA, &rsdp, sizeof(rsdp)) ||
+	       put(mem, ACPI_RSDT_GPA, &rsdt, sizeof(rsdt));
+}
+
+/* FACS: no checksum; an ACPI 1.0 FADT must point at one. */
+static int build_facs(struct guest_mem *mem)
+{
+	uint8_t facs[64] = { 'F', 'A', 'C', 'S', sizeof(facs) };
+
+	return put(mem, ACPI_FACS_GPA, facs, sizeof(facs));
+}
+
+static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port)
+{
+	struct acpi_header dsdt = { 0 };
+	struct acpi_fadt f = {
+		.firmware_ctrl = ACPI_FACS_GPA,
+		.dsdt = ACPI_DSDT_GPA,
+		.sci_int = SCI_IRQ,
+		.pm_tmr_blk = pm_port,
+		.pm_tmr_len = 4,
+		.p_lvl2_lat = 101,	/* > 100: no C2 */
+		.p_lvl3_lat = 1001,	/* > 1000: no C3 */
+		.flags = FADT_WBINVD | FADT_PROC_C1,
+	};
+
+	fill_header(&dsdt, "DSDT", sizeof(dsdt), 1);
+	fill_header(&f.h, "FACP", sizeof(f), 1);
+	return put(mem, ACPI_DSDT_GPA, &dsdt, sizeof(dsdt)) ||
+	       put(mem, ACPI_FADT_GPA, &f, sizeof(f));
+}
+
+static int build_madt(struct guest_mem *mem, unsigned int nr_cpus)
+{
+	size_t len = sizeof(struct acpi_header) + 8 + sizeof(struct madt_ioapic) +
+		     nr_cpus * sizeof(struct madt_lapic);
+	uint8_t *buf = calloc(1, len);
+	struct madt_ioapic io = { MADT_IOAPIC, sizeof(io), 0, 0, ACPI_IOAPIC_GPA, 0 };
+	uint32_t lapic_flags[2] = { ACPI_LAPIC_GPA, MADT_PCAT_COMPAT };
+	size_t off = sizeof(struct acpi_header);
+	int r;
+
+	if (!buf)
+		return -1;
+	memcpy(buf + off, lapic_flags, sizeof(lapic_flags));
+	off += sizeof(lapic_flags);
+	for (unsigned int i = 0; i < nr_cpus; i++, off += sizeof(struct madt_lapic)) {
+		struct madt_lapic l = { MADT_LAPIC, sizeof(l), (uint8_t)i, (uint8_t)i,
+					MADT_LAPIC_ENABLED };
+
+		memcpy(buf + off, &l, sizeof(l));
+	}
+	memcpy(buf + off, &io, sizeof(io));
+	fill_header((struct acpi_header *)buf, "APIC", (uint32_t)len, 1);
+	r = ACPI_MADT_GPA + len > ACPI_AREA_END ? -1 : put(mem, ACPI_MADT_GPA, buf, len);
+	free(buf);
+	return r;
+}
+
+int acpi_build(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
+	       char *err, size_t errlen)
+{
+	if (!nr_cpus || nr_cpus > 256)
+		return errmsg(err, errlen, "ACPI: %u vCPUs do not fit 8-bit APIC IDs", nr_cpus);
+	if (build_rsdp_rsdt(mem) || build_facs(mem) || build_dsdt_fadt(mem, pm_timer_port) ||
+	    build_madt(mem, nr_cpus))
+		return errmsg(err, errlen, "ACPI tables do not fit guest RAM below 1 MiB");
+	return 0;
+}

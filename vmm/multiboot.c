@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Multiboot v1: the header is found and checked before libelf sees the
+ * file; segments then go through the same checks as ELF64 payloads. Only
+ * the ELF route is taken (no a.out kludge), so the header's address fields
+ * are never trusted.
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+
+#include "vmm/errmsg.h"
+#include "vmm/multiboot.h"
+
+struct mb_header {
+	uint32_t magic;
+	uint32_t flags;
+	uint32_t checksum;
+};
+
+long multiboot_find_header(const void *image, size_t len, char *err, size_t errlen)
+{
+	size_t limit = len < MB_SEARCH_LEN ? len : MB_SEARCH_LEN;
+	struct mb_header h;
+
+	/* 32-bit aligned, wholly inside the first 8 KiB and inside the file. */
+	for (size_t off = 0; off + sizeof(h) <= limit; off += 4) {
+		memcpy(&h, (const uint8_t *)image + off, sizeof(h));
+		if (h.magic != MB_HEADER_MAGIC)
+			continue;
+		if ((uint32_t)(h.magic + h.flags + h.checksum) != 0)
+			return errmsg(err, errlen, "Multiboot header at offset 0x%zx: checksum 0x%08x does not make magic + flags + checksum zero",
+				      off, h.checksum);
+		if (h.flags & MB_HF_VIDEO)
+			return errmsg(err, errlen, "Multiboot header flags 0x%08x ask for a video mode (bit 2): minivmm has no display",
+				      h.flags);
+		if (h.flags & 0xffffu & ~MB_HF_SUPPORTED)
+			return errmsg(err, errlen, "Multiboot header flags 0x%08x require features (bits 0-15) minivmm does not know",
+				      h.flags);
+		if (h.flags & MB_HF_ADDRS)
+			return errmsg(err, errlen, "Multiboot header flags 0x%08x use load addresses (bit 16): minivmm loads ELF segments only",
+				      h.flags);
+		return (long)off;
+	}
+	return errmsg(err, errlen, "ELF32 file without a Multiboot header (magic 0x%08x) in its first %u bytes: minivmm boots ELF64 payloads and Multiboot kernels",
+		      MB_HEADER_MAGIC, MB_SEARCH_LEN);
+}
+
+static int check_header(Elf *elf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen)
+{
+	if (!gelf_getehdr(elf, eh))
+		return errmsg(err, errlen, "unreadable ELF32 header: %s", elf_errmsg(-1));
+	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return errmsg(err, errlen, "big-endian ELF32: a Multiboot kernel is little-endian");
+	if (eh->e_machine != EM_386)
+		return errmsg(err, errlen, "wrong machine %u: a Multiboot kernel is i386 (EM_386 = %u)",
+			      eh->e_machine, EM_386);
+	if (eh->e_type != ET_EXEC)
+		return errmsg(err, errlen, "ELF type %u is not an executable (ET_EXEC)", eh->e_type);
+	if (eh->e_phentsize != sizeof(Elf32_Phdr))
+		return errmsg(err, errlen, "program header entry size %u, expected %zu",
+			      eh->e_phentsize, sizeof(Elf32_Phdr));
+	if (eh->e_phoff > len || (uint64_t)eh->e_phnum * sizeof(Elf32_Phdr) > len - eh->e_phoff)
+		return errmsg(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
+			      eh->e_phnum, (unsigned long long)eh->e_phoff, len);
+	return 0;
+}
+
+int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
+			 struct load_info *info, char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int ret = -1;
+
+	memset(info, 0, sizeof(*info));
+	info->kind = IMAGE_MULTIBOOT;
+	if (len < sizeof(Elf32_Ehdr))
+		return errmsg(err, errlen, "truncated: %zu bytes, the ELF32 header needs %zu",
+			      len, sizeof(Elf32_Ehdr));
+	if (multiboot_find_header(image, len, err, errlen) < 0)
+		return -1;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
+	elf = elf_memory((char *)image, len);
+	if (!elf)
+		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
+	if (!check_header(elf, len, &eh, err, errlen))
+		ret = loader_load_segments(elf, &eh, image, len, mem, info, err, errlen);
+	elf_end(elf);
+	info->kind = IMAGE_MULTIBOOT;
+	return ret;
+}
+
+static void add_region(struct mb_mmap_entry *map, unsigned int *n, uint64_t addr,
+		       uint64_t len, uint32_t type)
+{
+	map[*n] = (struct mb_mmap_entry){ .size = sizeof(map[0]) - 4, .addr = addr,
+					  .len = len, .type = type };
+	(*n)++;
+}
+
+int multiboot_write_info(struct guest_mem *mem, const char *cmdline, char *err, size_t errlen)
+{
+	static const char name[] = "minivmm";
+	struct mb_mmap_entry map[3];
+	struct mb_info mbi;
+	unsigned int n = 0;
+	size_t clen = strlen(cmdline) + 1;
+
+	if (mem->size <= MB_HIGH_START)
+		return errmsg(err, errlen, "guest RAM of %llu KiB leaves nothing above 1 MiB",
+			      (unsigned long long)(mem->size >> 10));
+	if (clen > MB_CMDLINE_MAX)
+		return errmsg(err, errlen, "kernel command line of %zu bytes exceeds %u", clen,
+			      MB_CMDLINE_MAX);
+	add_region(map, &n, 0, MB_LOW_RAM_END, MB_MMAP_RAM);
+	add_region(map, &n, MB_LOW_RAM_END, MB_HIGH_START - MB_LOW_RAM_END, MB_MMAP_RESERVED);
+	add_region(map, &n, MB_HIGH_START, mem->size - MB_HIGH_START, MB_MMAP_RAM);
+	memset(&mbi, 0, sizeof(mbi));
+	mbi.flags = MB_IF_MEM | MB_IF_CMDLINE | MB_IF_MMAP | MB_IF_LOADER_NAME;
+	mbi.mem_lower = MB_LOW_RAM_END >> 10;
+	/* Contiguous RAM from 1 MiB; fits 32 bits as RAM ends below MVM_RAM_MAX. */
+	mbi.mem_upper = (uint32_t)((mem->size - MB_HIGH_START) >> 10);
+	mbi.cmdline = MB_CMDLINE_GPA;
+	mbi.mmap_addr = MB_MMAP_GPA;
+	mbi.mmap_length = n * sizeof(map[0]);
+	mbi.boot_loader_name = MB_NAME_GPA;
+	if (mem_write(mem, MB_INFO_GPA, &mbi, sizeof(mbi)) ||
+	    mem_write(mem, MB_MMAP_GPA, map, n * sizeof(map[0])) ||
+	    mem_write(mem, MB_NAME_GPA, name, sizeof(name)) ||
+	    mem_write(mem, MB_CMDLINE_GPA, cmdline, clen))
+		return errmsg(err, errlen, "guest RAM too small for the Multiboot information");
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Multiboot v1 kernels (ELF32 i386 with a Multiboot header): finding and
+ * checking the header, loading the PT_LOAD segments, and the information
+ * block handed over in EBX. Numbers from the Multiboot Specification 0.6.96.
+ */
+#ifndef VMM_MULTIBOOT_H
+#define VMM_MULTIBOOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vmm/loader.h"
+#include "vmm/mem.h"
+
+#define MB_HEADER_MAGIC		0x1badb002u
+#define MB_BOOT_MAGIC		0x2badb002u	/* EAX at entry */
+#define MB_SEARCH_LEN		8192u		/* the header lies in the first 8 KiB */
+
+/* Header flags: bits 0-15 are requirements a loader must meet or refuse. */
+#define MB_HF_PAGE_ALIGN	(1u << 0)	/* modules page-aligned: we load none */
+#define MB_HF_MEMINFO		(1u << 1)	/* mem_* fields: always given */
+#define MB_HF_VIDEO		(1u << 2)	/* a video mode: not offered */
+#define MB_HF_ADDRS		(1u << 16)	/* a.out kludge load addresses */
+#define MB_HF_SUPPORTED		(MB_HF_PAGE_ALIGN | MB_HF_MEMINFO)
+
+/* Information block flags. */
+#define MB_IF_MEM		(1u << 0)
+#define MB_IF_CMDLINE		(1u << 2)
+#define MB_IF_MMAP		(1u << 6)
+#define MB_IF_LOADER_NAME	(1u << 9)
+
+#define MB_MMAP_RAM		1u
+#define MB_MMAP_RESERVED	2u
+
+/*
+ * Where the block and what it points to go: low memory, below the EBDA and
+ * the ACPI area, above page 0 (where kvm-unit-tests copies its AP
+ * trampoline) and below 1 MiB (no kernel segment may load there).
+ */
+#define MB_INFO_GPA		0x9000ull
+#define MB_MMAP_GPA		0x9100ull
+#define MB_NAME_GPA		0x9300ull
+#define MB_CMDLINE_GPA		0x9400ull
+#define MB_CMDLINE_MAX		0x1c00u		/* up to 0xb000 */
+#define MB_LOW_RAM_END		0x9fc00ull	/* conventional memory: 639 KiB */
+#define MB_BIOS_START		0xe0000ull	/* ACPI tables live in here */
+#define MB_HIGH_START		0x100000ull
+
+struct mb_info {
+	uint32_t flags;
+	uint32_t mem_lower;		/* KiB from 0 */
+	uint32_t mem_upper;		/* KiB from 1 MiB */
+	uint32_t boot_device;
+	uint32_t cmdline;
+	uint32_t mods_count;
+	uint32_t mods_addr;
+	uint32_t syms[4];
+	uint32_t mmap_length;
+	uint32_t mmap_addr;
+	uint32_t drives_length;
+	uint32_t drives_addr;
+	uint32_t config_table;
+	uint32_t boot_loader_name;
+	uint32_t apm_table;
+	uint32_t vbe[4];
+} __attribute__((packed));
+
+/* `size` counts the bytes after itself (20), as the spec has it. */
+struct mb_mmap_entry {
+	uint32_t size;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t type;
+} __attribute__((packed));
+
+/*
+ * Offset of a valid Multiboot header in the first 8 KiB, or -1 with the
+ * reason (none, bad checksum, a requirement minivmm cannot meet).
+ */
+long multiboot_find_header(const void *image, size_t len, char *err, size_t errlen);
+/* Check an ELF32 Multiboot kernel and load its segments (at or above 1 MiB). */
+int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
+			 struct load_info *info, char *err, size_t errlen);
+/* Write the information block, memory map, loader name and command line. */
+int multiboot_write_info(struct guest_mem *mem, const char *cmdline, char *err, size_t errlen);
+
+#endif
