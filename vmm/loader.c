@@ -21,6 +21,33 @@
 
 #define LOADER_MAX_FILE	(256u << 20)
 
+static const struct elf_expect elf64_x86 = {
+	.name = "ELF", .machine = EM_X86_64, .phentsize = sizeof(Elf64_Phdr),
+	.endian_why = "x86-64 payloads are little-endian",
+	.machine_why = "need x86-64 (EM_X86_64",
+};
+
+int loader_check_ehdr(Elf *elf, size_t len, const struct elf_expect *want, GElf_Ehdr *eh,
+		      char *err, size_t errlen)
+{
+	if (!gelf_getehdr(elf, eh))
+		return errmsg(err, errlen, "unreadable %s header: %s", want->name, elf_errmsg(-1));
+	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		return errmsg(err, errlen, "big-endian %s: %s", want->name, want->endian_why);
+	if (eh->e_machine != want->machine)
+		return errmsg(err, errlen, "wrong machine %u: %s = %u)", eh->e_machine,
+			      want->machine_why, want->machine);
+	if (eh->e_type != ET_EXEC)
+		return errmsg(err, errlen, "ELF type %u is not an executable (ET_EXEC)", eh->e_type);
+	if (eh->e_phentsize != want->phentsize)
+		return errmsg(err, errlen, "program header entry size %u, expected %zu",
+			      eh->e_phentsize, want->phentsize);
+	if (eh->e_phoff > len || (uint64_t)eh->e_phnum * want->phentsize > len - eh->e_phoff)
+		return errmsg(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
+			      eh->e_phnum, (unsigned long long)eh->e_phoff, len);
+	return 0;
+}
+
 static int check_header(Elf *elf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen)
 {
 	if (elf_kind(elf) != ELF_K_ELF)
@@ -32,22 +59,7 @@ static int check_header(Elf *elf, size_t len, GElf_Ehdr *eh, char *err, size_t e
 	if (len < sizeof(Elf64_Ehdr))
 		return errmsg(err, errlen, "truncated: %zu bytes, the ELF64 header needs %zu",
 			    len, sizeof(Elf64_Ehdr));
-	if (!gelf_getehdr(elf, eh))
-		return errmsg(err, errlen, "unreadable ELF header: %s", elf_errmsg(-1));
-	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
-		return errmsg(err, errlen, "big-endian ELF: x86-64 payloads are little-endian");
-	if (eh->e_machine != EM_X86_64)
-		return errmsg(err, errlen, "wrong machine %u: need x86-64 (EM_X86_64 = %u)",
-			    eh->e_machine, EM_X86_64);
-	if (eh->e_type != ET_EXEC)
-		return errmsg(err, errlen, "ELF type %u is not an executable (ET_EXEC)", eh->e_type);
-	if (eh->e_phentsize != sizeof(Elf64_Phdr))
-		return errmsg(err, errlen, "program header entry size %u, expected %zu",
-			    eh->e_phentsize, sizeof(Elf64_Phdr));
-	if (eh->e_phoff > len || (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > len - eh->e_phoff)
-		return errmsg(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
-			    eh->e_phnum, (unsigned long long)eh->e_phoff, len);
-	return 0;
+	return loader_check_ehdr(elf, len, &elf64_x86, eh, err, errlen);
 }
 
 static int check_segment(const GElf_Phdr *ph, unsigned int i, size_t len,

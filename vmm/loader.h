@@ -35,6 +35,18 @@ int loader_load_file(const char *path, struct guest_mem *mem, struct load_info *
 		     char *err, size_t errlen);
 /* The whole file in a malloc'd buffer (size-limited), or NULL with `err`. */
 void *loader_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* What an image's ELF header must say; the strings go into the errors. */
+struct elf_expect {
+	const char *name;		/* "ELF", "ELF32" */
+	unsigned int machine;		/* EM_* */
+	size_t phentsize;
+	const char *endian_why;		/* after "big-endian NAME: " */
+	const char *machine_why;	/* "need x86-64 (EM_X86_64": " = N)" follows */
+};
+
+/* Byte order, machine, type, program header size and bounds. 0, or -1 with `err`. */
+int loader_check_ehdr(Elf *elf, size_t len, const struct elf_expect *want, GElf_Ehdr *eh,
+		      char *err, size_t errlen);
 /* Check every PT_LOAD segment and the entry point, then copy them all. */
 int loader_load_segments(Elf *elf, const GElf_Ehdr *eh, const void *image, size_t len,
 			 struct guest_mem *mem, struct load_info *info, char *err, size_t errlen);

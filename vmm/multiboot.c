@@ -46,25 +46,11 @@ long multiboot_find_header(const void *image, size_t len, char *err, size_t errl
 		      MB_HEADER_MAGIC, MB_SEARCH_LEN);
 }
 
-static int check_header(Elf *elf, size_t len, GElf_Ehdr *eh, char *err, size_t errlen)
-{
-	if (!gelf_getehdr(elf, eh))
-		return errmsg(err, errlen, "unreadable ELF32 header: %s", elf_errmsg(-1));
-	if (eh->e_ident[EI_DATA] != ELFDATA2LSB)
-		return errmsg(err, errlen, "big-endian ELF32: a Multiboot kernel is little-endian");
-	if (eh->e_machine != EM_386)
-		return errmsg(err, errlen, "wrong machine %u: a Multiboot kernel is i386 (EM_386 = %u)",
-			      eh->e_machine, EM_386);
-	if (eh->e_type != ET_EXEC)
-		return errmsg(err, errlen, "ELF type %u is not an executable (ET_EXEC)", eh->e_type);
-	if (eh->e_phentsize != sizeof(Elf32_Phdr))
-		return errmsg(err, errlen, "program header entry size %u, expected %zu",
-			      eh->e_phentsize, sizeof(Elf32_Phdr));
-	if (eh->e_phoff > len || (uint64_t)eh->e_phnum * sizeof(Elf32_Phdr) > len - eh->e_phoff)
-		return errmsg(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
-			      eh->e_phnum, (unsigned long long)eh->e_phoff, len);
-	return 0;
-}
+static const struct elf_expect elf32_i386 = {
+	.name = "ELF32", .machine = EM_386, .phentsize = sizeof(Elf32_Phdr),
+	.endian_why = "a Multiboot kernel is little-endian",
+	.machine_why = "a Multiboot kernel is i386 (EM_386",
+};
 
 int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 			 struct load_info *info, char *err, size_t errlen)
@@ -85,7 +71,7 @@ int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 	elf = elf_memory((char *)image, len);
 	if (!elf)
 		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
-	if (!check_header(elf, len, &eh, err, errlen))
+	if (!loader_check_ehdr(elf, len, &elf32_i386, &eh, err, errlen))
 		ret = loader_load_segments(elf, &eh, image, len, mem, info, err, errlen);
 	elf_end(elf);
 	info->kind = IMAGE_MULTIBOOT;
