@@ -82,7 +82,20 @@ const char *bench_hv_unusable(u16 code, enum bench_hv_enc enc)
 	return NULL;
 }
 
-static u16 call(u64 control, enum bench_hv_enc enc)
+/* XMM-fast wrappers by how many XMM registers the input needs (hv.h). */
+static u64 (*const xmm_call[])(u64 control, const u64 *in) = {
+	NULL, hv_hcall_xmm1, hv_hcall_xmm2, hv_hcall_xmm3, hv_hcall_xmm4, hv_hcall_xmm5,
+	hv_hcall_xmm,
+};
+
+/* RDX and R8 carry the first 16 bytes; each XMM register 16 more. */
+static u32 xmm_regs_for(u32 words)
+{
+	return words <= 2 ? 1 : (words - 2 + 1) / 2;
+}
+
+/* `words`: how many u64s of input[] the call reads (the XMM-fast form loads no more). */
+static u16 call(u64 control, enum bench_hv_enc enc, u32 words)
 {
 	u64 rax;
 
@@ -94,7 +107,7 @@ static u16 call(u64 control, enum bench_hv_enc enc)
 		rax = hv_hcall_fast(control, input[0], input[1]);
 		break;
 	default:
-		rax = hv_hcall_xmm(control, input);
+		rax = xmm_call[xmm_regs_for(words)](control, input);
 		break;
 	}
 	return (u16)(rax & STATUS_MASK);
@@ -105,12 +118,12 @@ u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask)
 	input[0] = vector;		/* target VTL 0, padding 0 */
 	if (!ex) {
 		input[1] = mask;
-		return call(HVCALL_SEND_IPI, enc);
+		return call(HVCALL_SEND_IPI, enc, 2);
 	}
 	input[1] = HV_GENERIC_SET_SPARSE_4K;
 	input[2] = 1;			/* valid banks: bank 0 */
 	input[3] = mask;
-	return call(HVCALL_SEND_IPI_EX | ONE_BANK, enc);
+	return call(HVCALL_SEND_IPI_EX | ONE_BANK, enc, 4);
 }
 
 u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva)
@@ -132,15 +145,15 @@ u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva)
 	}
 	input[i++] = mask;
 	if (list) {
-		input[i] = gva & HV_GVA_PAGE_MASK;	/* no additional pages */
+		input[i++] = gva & HV_GVA_PAGE_MASK;	/* no additional pages */
 		control |= ONE_REP;
 	}
-	return call(control, enc);
+	return call(control, enc, i);
 }
 
 u16 bench_hv_unknown_fast(void)
 {
 	input[0] = 0;
 	input[1] = 0;
-	return call(BENCH_HV_UNKNOWN_CODE, BENCH_HV_FAST);
+	return call(BENCH_HV_UNKNOWN_CODE, BENCH_HV_FAST, 2);
 }

@@ -36,6 +36,12 @@ u64 hv_hcall(u64 control, u64 in_gpa, u64 out_gpa);
 u64 hv_hcall_fast(u64 control, u64 a, u64 b);
 /* Fast bit set; RDX = in[0], R8 = in[1], XMM0..5 = in[2..13] (low qword first). */
 u64 hv_hcall_xmm(u64 control, const u64 in[14]);
+/* The same, loading only XMM0..N-1 from in[2..2N+1]: for inputs of at most 16 + 16N bytes. */
+u64 hv_hcall_xmm1(u64 control, const u64 in[4]);
+u64 hv_hcall_xmm2(u64 control, const u64 in[6]);
+u64 hv_hcall_xmm3(u64 control, const u64 in[8]);
+u64 hv_hcall_xmm4(u64 control, const u64 in[10]);
+u64 hv_hcall_xmm5(u64 control, const u64 in[12]);
 
 /* The page the VMM fills with the calling sequence (hv_call.S calls it). */
 extern u8 hv_hypercall_page[4096];
