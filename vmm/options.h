@@ -29,7 +29,6 @@ struct vm_config {
 	bool hyperv;
 	bool hv_xmm;			/* advertise XMM-fast input */
 	enum xmm_path xmm_path;
-	bool bare_pio;			/* benchmark mode: skip all dispatch */
 	const char *json_path;
 	int pin[VMM_MAX_VCPUS];		/* host CPU per vCPU, -1 = unpinned */
 	bool pinned;
