@@ -89,9 +89,11 @@ static void print_row(const struct vm *vm, const struct vcpu_stats *all,
 	else
 		fprintf(f, " %8s", "-");
 	/* The guest's own ratio from interleaved rounds; none is derived here. */
-	if (ratio[0] && r->baseline_id <= res->n)
-		fprintf(f, "  %s %s (%u rounds)", ratio, res->recs[r->baseline_id - 1].name,
-			r->rounds);
+	if (ratio[0] && r->baseline_id <= res->n) {
+		const struct mvm_result *b = &res->recs[r->baseline_id - 1];
+
+		fprintf(f, "  %s %s %s (%u rounds)", ratio, b->name, b->variant, r->rounds);
+	}
 	fputc('\n', f);
 }
 

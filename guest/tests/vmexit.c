@@ -2,8 +2,10 @@
 /*
  * vmexit: what one exit costs the guest, by who handles it: KVM itself
  * (cpuid, the in-kernel PIC's port 0x21, APIC_BASE) or minivmm in user space
- * (the null port and MMIO page, the Hyper-V VP_INDEX MSR, hypercalls). Each
- * user-space row is compared with its in-KVM twin at the same CPL, and
+ * (the null port and MMIO page, the Hyper-V VP_INDEX MSR, hypercalls), and
+ * the null port's bare twin, which minivmm re-enters without running any of
+ * its own code. Each row is compared with its twin at the same CPL (the
+ * null port with the bare one, the bare one with KVM's port 0x21), and
  * carries vmm_kind/vmm_code so the VMM-side time can be shown next to it.
  * CPL3 rows exist where the instruction is allowed there; on kvm_pvm they
  * are the ones that measure the exit rather than the emulator.
@@ -36,11 +38,19 @@ static const char *do_pio_kvm(void *arg)
 	return NULL;
 }
 
-/* No check of the value: with --bare-pio nobody writes it. */
 static const char *do_pio_user(void *arg)
 {
 	(void)arg;
-	inb(MVM_PORT_NULL);
+	if (inb(MVM_PORT_NULL))
+		return "null port read nonzero";
+	return NULL;
+}
+
+/* The same exit, re-entered by minivmm at once: nobody writes the value. */
+static const char *do_pio_bare(void *arg)
+{
+	(void)arg;
+	inb(MVM_PORT_NULL_BARE);
 	return NULL;
 }
 
@@ -114,7 +124,8 @@ static struct null_hcall ipiex_xmm = { HVCALL_SEND_IPI_EX, BENCH_HV_XMM_FAST };
 static struct null_hcall unknown = { BENCH_HV_UNKNOWN_CODE, BENCH_HV_FAST };
 
 enum {
-	CPUID0, CPUID3, PIO_KVM0, PIO_KVM3, PIO_USER0, PIO_USER3, MMIO_USER0, MMIO_USER3,
+	CPUID0, CPUID3, PIO_KVM0, PIO_KVM3, PIO_BARE0, PIO_BARE3, PIO_USER0, PIO_USER3,
+	MMIO_USER0, MMIO_USER3,
 	MSR_KVM0, MSR_USER0, HC_FAST, HC_REGULAR, HC_EX_REGULAR, HC_EX_XMM, HC_UNKNOWN,
 	NR_ROWS
 };
@@ -133,10 +144,16 @@ static const struct bench_case rows[NR_ROWS] = {
 	[PIO_KVM0] = { .name = "pio-in 0x21 (PIC)", .variant = "kvm", .body = do_pio_kvm },
 	[PIO_KVM3] = { .name = "pio-in 0x21 (PIC)", .variant = "kvm", .body = do_pio_kvm,
 		       .cpl = 3 },
+	/* User space at its cheapest (no VMM code) against an exit KVM handles itself. */
+	[PIO_BARE0] = { .name = "pio-in null", .variant = "bare", .body = do_pio_bare,
+			.baseline = BENCH_ROW(PIO_KVM0) },
+	[PIO_BARE3] = { .name = "pio-in null", .variant = "bare", .body = do_pio_bare, .cpl = 3,
+			.baseline = BENCH_ROW(PIO_KVM3) },
+	/* minivmm's own exit path against the bare re-entry: the VMM's overhead. */
 	[PIO_USER0] = { .name = "pio-in null", .variant = "user", .body = do_pio_user,
-			.vmm_kind = MVM_VMM_PIO_NULL, .baseline = BENCH_ROW(PIO_KVM0) },
+			.vmm_kind = MVM_VMM_PIO_NULL, .baseline = BENCH_ROW(PIO_BARE0) },
 	[PIO_USER3] = { .name = "pio-in null", .variant = "user", .body = do_pio_user, .cpl = 3,
-			.vmm_kind = MVM_VMM_PIO_NULL, .baseline = BENCH_ROW(PIO_KVM3) },
+			.vmm_kind = MVM_VMM_PIO_NULL, .baseline = BENCH_ROW(PIO_BARE3) },
 	[MMIO_USER0] = { .name = "mmio-read null", .variant = "user", .body = do_mmio_user,
 			 .vmm_kind = MVM_VMM_MMIO_NULL, .baseline = BENCH_ROW(PIO_USER0) },
 	[MMIO_USER3] = { .name = "mmio-read null", .variant = "user", .body = do_mmio_user,
