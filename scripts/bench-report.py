@@ -207,6 +207,10 @@ HEADLINES = (
      "vmexit-1", "hcall SendIpi(empty)", "regular", 0, None),
     ("SendIpiEx xmm-fast / SendIpi fast (guest round trip)",
      "vmexit-1", "hcall SendIpiEx(empty)", "xmm-fast", 0, None),
+    ("IPI to a halted vCPU: SendSyntheticClusterIpi fast / x2APIC ICR",
+     "ipi-2", "normal@halted", "fast", 0, None),
+    ("flush 1 halted vCPU: FlushVirtualAddressList regular / IPI + INVLPG",
+     "flush-2", "list@halted", "regular", 0, None),
 )
 
 
