@@ -243,17 +243,17 @@ static json_t *ratio_json(const struct mvm_result *r, uint32_t v)
 static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
-			 "suite", r->suite, "case", r->name, "variant", r->variant,
-			 "cpl", (int)r->cpl, "vcpus", (int)r->nr_vcpus, "targets", (int)r->targets,
-			 "unit", r->unit == MVM_UNIT_PER_SEC ? "per_second" : "cycles",
-			 "iters", (json_int_t)r->iters, "min", (json_int_t)r->min,
-			 "median", (json_int_t)r->median, "p90", (json_int_t)r->p90,
-			 "p99", (json_int_t)r->p99, "max", (json_int_t)r->max,
-			 "mean", (json_int_t)r->mean, "overhead", (json_int_t)r->overhead,
-			 "median_ns", r->unit == MVM_UNIT_CYCLES ? cyc_to_ns(vm, (double)r->median) : 0.0,
-			 "baseline", (json_int_t)r->baseline_id,
-			 /* which VMM-side statistic (under "vmm") this row's exit is */
-			 "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
+			      "suite", r->suite, "case", r->name, "variant", r->variant,
+			      "cpl", (int)r->cpl, "vcpus", (int)r->nr_vcpus, "targets", (int)r->targets,
+			      "unit", r->unit == MVM_UNIT_PER_SEC ? "per_second" : "cycles",
+			      "iters", (json_int_t)r->iters, "min", (json_int_t)r->min,
+			      "median", (json_int_t)r->median, "p90", (json_int_t)r->p90,
+			      "p99", (json_int_t)r->p99, "max", (json_int_t)r->max,
+			      "mean", (json_int_t)r->mean, "overhead", (json_int_t)r->overhead,
+			      "median_ns", r->unit == MVM_UNIT_CYCLES ? cyc_to_ns(vm, (double)r->median) : 0.0,
+			      "baseline", (json_int_t)r->baseline_id,
+			      /* which VMM-side statistic (under "vmm") this row's exit is */
+			      "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
 
 	json_object_set_new(o, "body", r->flags & MVM_RESULT_BODY ?
 			    json_integer((json_int_t)r->body) : json_null());
