@@ -21,7 +21,7 @@
 
 #define BENCH_BUDGET_US		200000		/* default: ~0.2 s a case, all arms */
 #define BENCH_ROUNDS		32		/* block rounds per case (fewer with --iters < 32) */
-#define BENCH_MIN_ITERS		BENCH_ROUNDS
+#define BENCH_MIN_ITERS		16		/* so 16 rounds of one iteration when slow */
 #define BENCH_MAX_ITERS		(1u << 16)	/* per arm; 3 arms: 1.5 MiB of .bss */
 #define BENCH_WARMUP_ITERS	64
 #define BENCH_WARMUP_US		10000		/* warm-up stops early after 10 ms */
