@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # bench.sh - what `make bench` runs: the measurement matrix (vmexit, ipi,
-# flush at 1/2/4/8 vCPUs, --bare-pio, both --hv-xmm-path values), each
-# run's --json kept in build/bench/, then docs/results.md and docs/bench-*.png.
+# flush at 1/2/4/8 vCPUs, both --hv-xmm-path values), each run's --json
+# kept in build/bench/, then docs/results.md and docs/bench-*.png.
 #
 # Usage: scripts/bench.sh [--no-nested] [--report-only] [-- MINIVMM-OPTIONS...]
 #   --no-nested    refuse (exit 2) when this host has no usable /dev/kvm,
 #                  instead of measuring inside the nested test VM
 #   --report-only  regenerate the report from build/bench/ without running
 #   MINIVMM-OPTIONS go to every run, e.g. -- --iters 200
-# Environment: BENCH_OUT (default build/bench), MINIVMM_NESTED_TIMEOUT.
+# Environment: BENCH_OUT (default build/bench), MINIVMM_NESTED_TIMEOUT,
+#   BENCH_QUICK=1   the reduced matrix (vmexit-1, ipi-2, flush-2; ~30 s here)
+#   BENCH_REPEAT=N  run the matrix N times (default 1): the first run makes
+#                   the report, runs 2..N go to OUT/repeat-K/, and the report
+#                   gains a table of every headline ratio per run and how far
+#                   each moved from its median. Host /dev/kvm only.
 #
 # Without /dev/kvm the matrix runs inside tests/nested/run-nested.sh: QEMU
 # TCG with an emulated AMD SVM CPU. That is real KVM, but every number is
@@ -34,9 +39,16 @@ banner() {
 }
 
 run_host() {
+	local k
+
 	echo "bench: using this host's /dev/kvm" >&2
 	echo host >"$out/source"
 	"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" "$out" "${extra[@]}"
+	for ((k = 2; k <= ${BENCH_REPEAT:-1}; k++)); do
+		echo "bench: repeat $k of $BENCH_REPEAT" >&2
+		"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" "$out/repeat-$k" \
+			"${extra[@]}"
+	done
 }
 
 # The matrix inside the nested VM; its files come back on stdout (--emit).
@@ -59,7 +71,7 @@ run_nested() {
 
 mkdir -p "$out"
 if ((!report_only)); then
-	rm -f "$out"/*.json "$out"/*.log "$out"/*.status
+	rm -rf "$out"/*.json "$out"/*.log "$out"/*.status "$out"/repeat-*
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		run_host
 	elif ((nested_ok)); then

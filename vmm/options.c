@@ -24,7 +24,6 @@ enum {
 	OPT_NO_HYPERV,
 	OPT_NO_HV_XMM,
 	OPT_HV_XMM_PATH,
-	OPT_BARE_PIO,
 	OPT_PIN,
 	OPT_KVM,
 };
@@ -42,7 +41,6 @@ static const struct option long_opts[] = {
 	{ "no-hyperv", no_argument, NULL, OPT_NO_HYPERV },
 	{ "no-hv-xmm", no_argument, NULL, OPT_NO_HV_XMM },
 	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
-	{ "bare-pio", no_argument, NULL, OPT_BARE_PIO },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
 	{ NULL, 0, NULL, 0 },
@@ -73,8 +71,6 @@ void options_usage(FILE *f)
 "      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (the hypercall page\n"
 "                        stores them), 'ioctl' (KVM_GET_FPU) or 'auto' (default:\n"
 "                        time both at start on this host, take the cheaper)\n"
-"      --bare-pio        benchmark mode: exits on the null port (0xf8) skip\n"
-"                        all dispatch and statistics\n"
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
 "      --pin LIST        pin vCPU threads to host CPUs, e.g. 0,1 or 0-1 or 0,0,0,0;\n"
 "                        vCPU i gets entry i mod length\n"
@@ -263,7 +259,6 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 		cfg->hyperv_given = true;
 		return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
-	case OPT_BARE_PIO: cfg->bare_pio = true; return OPTIONS_OK;
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
 	case OPT_HV_XMM_PATH:

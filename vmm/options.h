@@ -33,7 +33,6 @@ struct vm_config {
 	bool hyperv_given;		/* --hyperv or --no-hyperv on the command line */
 	bool hv_xmm;			/* advertise XMM-fast input */
 	enum xmm_path xmm_path;
-	bool bare_pio;			/* benchmark mode: skip all dispatch */
 	const char *json_path;
 	int pin[VMM_MAX_VCPUS];		/* host CPU per vCPU, -1 = unpinned */
 	bool pinned;

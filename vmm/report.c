@@ -78,12 +78,15 @@ static void print_row(const struct vm *vm, const struct vcpu_stats *all,
 {
 	const struct results *res = &vm->results;
 	const struct lat_hist *h = all ? vmm_side(all, r) : NULL;
+	char body[24], ratio[48];
 
-	fprintf(f, "%-10s %-28s %-12s %3u %4u %8llu %9llu %9llu %9llu %9llu %9llu %-3s",
+	results_format_body(r, body, sizeof(body));
+	results_format_ratio(r, ratio, sizeof(ratio));
+	fprintf(f, "%-10s %-28s %-12s %3u %4u %8llu %9llu %9llu %9llu %9llu %-3s %8llu %9s",
 		r->suite, r->name, r->variant, r->cpl, r->nr_vcpus, (unsigned long long)r->iters,
 		(unsigned long long)r->min, (unsigned long long)r->median,
-		(unsigned long long)r->p90, (unsigned long long)r->p99,
-		(unsigned long long)r->mean, unit_name(r->unit));
+		(unsigned long long)r->p99, (unsigned long long)r->mean, unit_name(r->unit),
+		(unsigned long long)r->overhead, body);
 	if (r->unit == MVM_UNIT_CYCLES)
 		fprintf(f, " %9.0f", cyc_to_ns(vm, (double)r->median));
 	else
@@ -92,11 +95,11 @@ static void print_row(const struct vm *vm, const struct vcpu_stats *all,
 		fprintf(f, " %8.0f", cyc_to_ns(vm, (double)lat_percentile(h, 50)));
 	else
 		fprintf(f, " %8s", "-");
-	if (r->baseline_id && r->baseline_id <= res->n) {
+	/* The guest's own ratio from interleaved rounds; none is derived here. */
+	if (ratio[0] && r->baseline_id <= res->n) {
 		const struct mvm_result *b = &res->recs[r->baseline_id - 1];
 
-		if (b->median)
-			fprintf(f, "  %.2fx %s", (double)r->median / (double)b->median, b->name);
+		fprintf(f, "  %s %s %s (%u rounds)", ratio, b->name, b->variant, r->rounds);
 	}
 	fputc('\n', f);
 }
@@ -112,17 +115,20 @@ void report_results(const struct vm *vm, FILE *f)
 	all = calloc(1, sizeof(*all));	/* NULL: rows go without the VMM-side column */
 	if (all)
 		sum_stats(vm, all);
-	fprintf(f, "\nresults (backend %s, %u vCPUs, TSC %llu kHz; cycles are guest TSC, empty loop subtracted;\n"
-		"vmm-ns: minivmm's own median for the row's exit kind or hypercall x encoding, whole run)\n",
+	fprintf(f, "\nresults (backend %s, %u vCPUs, TSC %llu kHz; cycles are guest TSC per iteration, loop\n"
+		"included; loop: the empty loop's median in the same rounds; body: median over rounds of\n"
+		"row minus loop, or 'in noise'; ratio: the guest's median over rounds of body/baseline body\n"
+		"[interquartile range]; vmm-ns: minivmm's own median for the row's exit kind, whole run)\n",
 		kvm_backend_name(vm->kvm.backend), vm->cfg.nr_vcpus, (unsigned long long)vm->tsc_khz);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct mvm_result *r = &res->recs[i];
 
 		if (strcmp(suite, r->suite)) {
 			suite = r->suite;
-			fprintf(f, "%-10s %-28s %-12s %3s %4s %8s %9s %9s %9s %9s %9s %-3s %9s %8s  %s\n",
+			fprintf(f, "%-10s %-28s %-12s %3s %4s %8s %9s %9s %9s %9s %-3s %8s %9s %9s %8s  %s\n",
 				"suite", "case", "variant", "cpl", "cpus", "iters", "min", "median",
-				"p90", "p99", "mean", "", "median-ns", "vmm-ns", "ratio (median)");
+				"p99", "mean", "", "loop", "body", "median-ns", "vmm-ns",
+				"ratio [IQR] vs baseline");
 		}
 		print_row(vm, all, r, f);
 	}
@@ -236,20 +242,39 @@ static json_t *lat_json(const struct vm *vm, const struct lat_hist *h)
 			 "max_ns", cyc_to_ns(vm, (double)h->max));
 }
 
+/* A ratio in the JSON: a number, null for "none", or the string "inf". */
+static json_t *ratio_json(const struct mvm_result *r, uint32_t v)
+{
+	if (!(r->flags & MVM_RESULT_RATIO))
+		return json_null();
+	if (v == MVM_RATIO_INF)
+		return json_string("inf");
+	return json_real((double)v / MVM_RATIO_ONE);
+}
+
 static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
-			 "suite", r->suite, "case", r->name, "variant", r->variant,
-			 "cpl", (int)r->cpl, "vcpus", (int)r->nr_vcpus, "targets", (int)r->targets,
-			 "unit", r->unit == MVM_UNIT_PER_SEC ? "per_second" : "cycles",
-			 "iters", (json_int_t)r->iters, "min", (json_int_t)r->min,
-			 "median", (json_int_t)r->median, "p90", (json_int_t)r->p90,
-			 "p99", (json_int_t)r->p99, "max", (json_int_t)r->max,
-			 "mean", (json_int_t)r->mean, "overhead", (json_int_t)r->overhead,
-			 "median_ns", r->unit == MVM_UNIT_CYCLES ? cyc_to_ns(vm, (double)r->median) : 0.0,
-			 "baseline", (json_int_t)r->baseline_id,
-			 /* which VMM-side statistic (under "vmm") this row's exit is */
-			 "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
+			      "suite", r->suite, "case", r->name, "variant", r->variant,
+			      "cpl", (int)r->cpl, "vcpus", (int)r->nr_vcpus, "targets", (int)r->targets,
+			      "unit", r->unit == MVM_UNIT_PER_SEC ? "per_second" : "cycles",
+			      "iters", (json_int_t)r->iters, "min", (json_int_t)r->min,
+			      "median", (json_int_t)r->median, "p90", (json_int_t)r->p90,
+			      "p99", (json_int_t)r->p99, "max", (json_int_t)r->max,
+			      "mean", (json_int_t)r->mean, "overhead", (json_int_t)r->overhead,
+			      "median_ns", r->unit == MVM_UNIT_CYCLES ? cyc_to_ns(vm, (double)r->median) : 0.0,
+			      "baseline", (json_int_t)r->baseline_id,
+			      /* which VMM-side statistic (under "vmm") this row's exit is */
+			      "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
+
+	json_object_set_new(o, "body", r->flags & MVM_RESULT_BODY ?
+			    json_integer((json_int_t)r->body) : json_null());
+	json_object_set_new(o, "in_noise", json_boolean(r->flags & MVM_RESULT_IN_NOISE));
+	json_object_set_new(o, "rounds", json_integer(r->rounds));
+	json_object_set_new(o, "ratio", ratio_json(r, r->ratio));
+	json_object_set_new(o, "ratio_lo", ratio_json(r, r->ratio_lo));
+	json_object_set_new(o, "ratio_hi", ratio_json(r, r->ratio_hi));
+	return o;
 }
 
 /* How the XMM path was chosen; the measured times when auto timed them. */

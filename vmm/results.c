@@ -25,6 +25,30 @@ static int terminated(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
+/* The fields the interleaved rounds fill (guest/lib/bench.c); NULL if consistent. */
+static const char *check_rounds(const struct mvm_result *r)
+{
+	if (r->flags & ~MVM_RESULT_FLAGS)
+		return "unknown flags";
+	if ((r->flags & MVM_RESULT_BODY) && (r->flags & MVM_RESULT_IN_NOISE))
+		return "body both above and within the loop's noise";
+	if (!(r->flags & MVM_RESULT_BODY) && r->body)
+		return "body set without MVM_RESULT_BODY";
+	if (r->body > r->max)
+		return "body above the slowest iteration";
+	if (r->reserved)
+		return "reserved field not zero";
+	if (!(r->flags & MVM_RESULT_RATIO))
+		return r->ratio || r->ratio_lo || r->ratio_hi ? "ratio set without MVM_RESULT_RATIO" : NULL;
+	if (!r->baseline_id)
+		return "ratio without a baseline";
+	if (!r->rounds)
+		return "ratio from zero rounds";
+	if (r->ratio_lo > r->ratio || r->ratio > r->ratio_hi)
+		return "ratio outside its interquartile range";
+	return NULL;
+}
+
 int results_validate(const struct mvm_result *r, char *why, size_t whylen)
 {
 	const char *bad = NULL;
@@ -49,9 +73,48 @@ int results_validate(const struct mvm_result *r, char *why, size_t whylen)
 		bad = "statistics out of order (need min <= median <= p90 <= p99 <= max)";
 	else if (r->mean < r->min || r->mean > r->max)
 		bad = "mean outside [min, max]";
+	else
+		bad = check_rounds(r);
 	if (bad)
 		snprintf(why, whylen, "%s", bad);
 	return bad ? -1 : 0;
+}
+
+/* Three decimals: enough to tell 1.03x from 1.04x. */
+static void format_one_ratio(char *buf, size_t len, uint32_t v)
+{
+	uint64_t milli = ((uint64_t)v + 5) / 10;
+
+	_Static_assert(MVM_RATIO_ONE == 10000, "the rounding assumes 1/10000 units");
+	if (v == MVM_RATIO_INF)
+		snprintf(buf, len, "inf");
+	else
+		snprintf(buf, len, "%llu.%03llu", (unsigned long long)(milli / 1000),
+			 (unsigned long long)(milli % 1000));
+}
+
+void results_format_ratio(const struct mvm_result *r, char *buf, size_t len)
+{
+	char m[16], lo[16], hi[16];
+
+	if (!(r->flags & MVM_RESULT_RATIO)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	format_one_ratio(m, sizeof(m), r->ratio);
+	format_one_ratio(lo, sizeof(lo), r->ratio_lo);
+	format_one_ratio(hi, sizeof(hi), r->ratio_hi);
+	snprintf(buf, len, "%sx [%s-%s]", m, lo, hi);
+}
+
+void results_format_body(const struct mvm_result *r, char *buf, size_t len)
+{
+	if (r->flags & MVM_RESULT_BODY)
+		snprintf(buf, len, "%llu", (unsigned long long)r->body);
+	else if (r->flags & MVM_RESULT_IN_NOISE)
+		snprintf(buf, len, "in noise");
+	else
+		snprintf(buf, len, "-");
 }
 
 int results_add(struct results *res, const struct mvm_result *r)

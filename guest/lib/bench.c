@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The timing harness (bench.h). One loop, bench_loop(), times every case
- * and the empty body alike, at CPL0 or under run_user() at CPL3, so the
- * subtracted overhead is exactly the loop's own cost at that CPL.
+ * The timing harness (bench.h). One loop, bench_loop(), times every block
+ * of every arm -- the row, the empty body, the baseline -- at CPL0 or under
+ * run_user() at CPL3, so the loop cost reported next to a row is exactly
+ * the loop's own cost at that CPL, measured between the row's blocks.
  */
 #include <minivmm/abi.h>
 
@@ -18,18 +19,36 @@
 
 #define BENCH_MAX_ROWS		64
 
-static u64 samples[BENCH_MAX_ITERS];
+/* The three interleaved arms of a row: the row, the empty loop, the baseline. */
+enum bench_arm { ARM_ROW, ARM_LOOP, ARM_BASE, NR_ARMS };
 
+static u64 samples[NR_ARMS][BENCH_MAX_ITERS];
+
+/* One block of one arm: n iterations of c's body into out[]. */
 struct bench_loop {
 	const struct bench_case *c;
+	u64 *out;
 	u64 n;			/* iterations to run */
 	u64 deadline;		/* warm-up: stop once the TSC passes it; 0 = never */
 	u64 done;		/* iterations completed */
 	const char *why;	/* set when body() reported a problem */
 	bool plain_tsc;		/* no lfence around rdtsc (see tsc_begin) */
 	u32 cpl;		/* CPL the loop actually ran at */
-	u64 overhead;		/* subtracted from every sample */
-	struct stats st;
+};
+
+/* A row being measured: its arms, the block layout, and what came of it. */
+struct bench_rounds {
+	const struct bench_case *arm[NR_ARMS];	/* NULL: arm not run */
+	u64 pace[NR_ARMS];			/* warm-up cycles per iteration */
+	u64 n;					/* iterations per arm */
+	u32 rounds;
+	u64 start[BENCH_ROUNDS + 1];		/* block k is [start[k], start[k + 1]) */
+	u64 block_med[NR_ARMS][BENCH_ROUNDS];
+	u64 scratch[BENCH_ROUNDS];
+	u32 cpl;
+	struct stats st;			/* of the row's samples */
+	u64 overhead, body;
+	u32 flags, ratio, ratio_lo, ratio_hi;
 };
 
 /*
@@ -53,6 +72,7 @@ static inline u64 tsc_end(bool plain)
 	return plain ? rdtsc() : rdtsc_ordered();
 }
 
+/* The one timed loop: every arm of every row, at either CPL. */
 static void bench_loop(struct bench_loop *l)
 {
 	const struct bench_case *c = l->c;
@@ -70,7 +90,7 @@ static void bench_loop(struct bench_loop *l)
 		t1 = tsc_end(l->plain_tsc);
 		if (l->why)
 			break;
-		samples[i] = t1 - t0;
+		l->out[i] = t1 - t0;
 		l->done = i + 1;
 	}
 }
@@ -102,21 +122,42 @@ static void run_loop(struct bench_loop *l)
 		irq_disable();
 }
 
-/* Sorting 2^18 samples is millions of instructions: do it at CPL3 (native on pvm). */
-static u64 summarise_user(void *arg)
+/* One block of arm a into samples[a][first...]; NULL, or why it stopped. */
+static const char *run_block(struct bench_rounds *m, enum bench_arm a, u64 first, u64 n)
 {
-	struct bench_loop *l = arg;
+	struct bench_loop l = { .c = m->arm[a], .out = &samples[a][first], .n = n };
 
-	for (u64 i = 0; i < l->done; i++)
-		samples[i] = samples[i] > l->overhead ? samples[i] - l->overhead : 0;
-	stats_compute(samples, l->done, &l->st);
-	return 0;
+	run_loop(&l);
+	m->cpl = l.cpl;
+	return l.why;
 }
 
-static u64 iterations(u64 warm_cycles, u64 warm_iters)
+/* Warm up each arm (fills caches, wakes the other vCPUs) and learn its pace. */
+static const char *warm_up(struct bench_rounds *m)
+{
+	for (u32 a = 0; a < NR_ARMS; a++) {
+		struct bench_loop l = {
+			.c = m->arm[a], .out = samples[a], .n = BENCH_WARMUP_ITERS,
+		};
+		u64 t0;
+
+		if (!m->arm[a])
+			continue;
+		t0 = rdtsc();
+		l.deadline = t0 + us_to_cycles(BENCH_WARMUP_US);
+		run_loop(&l);
+		if (l.why)
+			return l.why;
+		m->pace[a] = MAX((rdtsc() - t0) / MAX(l.done, 1ull), 1ull);
+	}
+	return NULL;
+}
+
+/* Iterations per arm: --iters, else what fits the row's budget at the warm-up's pace. */
+static u64 iterations(const struct bench_rounds *m)
 {
 	static bool told;
-	u64 per_iter, n;
+	u64 per_round = 0, n;
 
 	if (boot_info->iters) {
 		if (boot_info->iters > BENCH_MAX_ITERS && !told) {
@@ -126,29 +167,110 @@ static u64 iterations(u64 warm_cycles, u64 warm_iters)
 		}
 		return MIN((u64)boot_info->iters, (u64)BENCH_MAX_ITERS);
 	}
-	per_iter = MAX(warm_cycles / MAX(warm_iters, 1ull), 1ull);
-	n = us_to_cycles(BENCH_BUDGET_US) / per_iter;
+	for (u32 a = 0; a < NR_ARMS; a++)
+		per_round += m->arm[a] ? m->pace[a] : 0;
+	n = us_to_cycles(BENCH_BUDGET_US) / MAX(per_round, 1ull);
 	return MIN(MAX(n, (u64)BENCH_MIN_ITERS), (u64)BENCH_MAX_ITERS);
 }
 
-/* Warm up (and size the run from the warm-up's pace), then measure. */
-static const char *measure(struct bench_loop *l, const struct bench_case *c, u64 overhead)
+/*
+ * Blocks in rounds, each round one block per arm, in alternating order
+ * (row loop base, base loop row, ...) so no arm always follows another:
+ * slow drifts of the host hit neighbouring blocks alike.
+ */
+static const char *run_rounds(struct bench_rounds *m)
 {
-	u64 t0;
+	m->n = iterations(m);
+	m->rounds = (u32)MIN(m->n, (u64)BENCH_ROUNDS);
+	for (u32 k = 0; k <= m->rounds; k++)
+		m->start[k] = m->n * k / m->rounds;
+	for (u32 k = 0; k < m->rounds; k++)
+		for (u32 i = 0; i < NR_ARMS; i++) {
+			enum bench_arm a = k & 1 ? NR_ARMS - 1 - i : i;
+			const char *why;
 
-	*l = (struct bench_loop){ .c = c, .overhead = overhead, .n = BENCH_WARMUP_ITERS };
-	t0 = rdtsc();
-	l->deadline = t0 + us_to_cycles(BENCH_WARMUP_US);
-	run_loop(l);
-	if (l->why)
-		return l->why;
-	l->n = iterations(rdtsc() - t0, l->done);
-	l->deadline = 0;
-	run_loop(l);
-	if (l->why)
-		return l->why;
-	run_user(summarise_user, l, RUN_USER_IRQS_OFF);
+			if (!m->arm[a])
+				continue;
+			why = run_block(m, a, m->start[k], m->start[k + 1] - m->start[k]);
+			if (why)
+				return why;
+		}
 	return NULL;
+}
+
+/* Signed values sort as u64 once shifted by 2^63. */
+#define SIGN_BIAS	(1ull << 63)
+
+/* Per round: block median of arm a minus the loop's, biased; sorted into out[]. */
+static void sorted_excess(struct bench_rounds *m, enum bench_arm a, u64 *out)
+{
+	for (u32 k = 0; k < m->rounds; k++)
+		out[k] = m->block_med[a][k] - m->block_med[ARM_LOOP][k] + SIGN_BIAS;
+	sort_u64(out, m->rounds);
+}
+
+/* Not above the loop in a quarter of the rounds or more: cannot be told from noise. */
+static bool in_noise(const u64 *sorted_excess, u32 rounds)
+{
+	return percentile_sorted(sorted_excess, rounds, 25) <= SIGN_BIAS;
+}
+
+static u64 round_ratio(u64 row_med, u64 base_med, u64 loop_med)
+{
+	u64 r;
+
+	if (row_med <= loop_med)
+		return 0;
+	if (base_med <= loop_med)
+		return MVM_RATIO_INF;
+	r = (row_med - loop_med) * MVM_RATIO_ONE / (base_med - loop_med);
+	return MIN(r, (u64)MVM_RATIO_INF - 1);
+}
+
+static void summarise_ratio(struct bench_rounds *m)
+{
+	u64 *q = m->scratch;
+
+	sorted_excess(m, ARM_BASE, q);
+	if (in_noise(q, m->rounds))
+		return;
+	for (u32 k = 0; k < m->rounds; k++)
+		q[k] = round_ratio(m->block_med[ARM_ROW][k], m->block_med[ARM_BASE][k],
+				   m->block_med[ARM_LOOP][k]);
+	sort_u64(q, m->rounds);
+	m->ratio = (u32)percentile_sorted(q, m->rounds, 50);
+	m->ratio_lo = (u32)percentile_sorted(q, m->rounds, 25);
+	m->ratio_hi = (u32)percentile_sorted(q, m->rounds, 75);
+	m->flags |= MVM_RESULT_RATIO;
+}
+
+/* Sorting is millions of instructions: all of it at CPL3 (native on pvm). */
+static u64 summarise_user(void *arg)
+{
+	struct bench_rounds *m = arg;
+	struct stats loop;
+
+	for (u32 a = 0; a < NR_ARMS; a++)
+		for (u32 k = 0; m->arm[a] && k < m->rounds; k++) {
+			u64 *blk = &samples[a][m->start[k]];
+			u64 len = m->start[k + 1] - m->start[k];
+
+			sort_u64(blk, len);
+			m->block_med[a][k] = percentile_sorted(blk, len, 50);
+		}
+	sorted_excess(m, ARM_ROW, m->scratch);
+	if (in_noise(m->scratch, m->rounds)) {
+		m->flags = MVM_RESULT_IN_NOISE;
+	} else {
+		m->flags = MVM_RESULT_BODY;
+		m->body = percentile_sorted(m->scratch, m->rounds, 50) - SIGN_BIAS;
+		if (m->arm[ARM_BASE])
+			summarise_ratio(m);
+	}
+	stats_compute(samples[ARM_ROW], m->n, &m->st);
+	stats_compute(samples[ARM_LOOP], m->n, &loop);
+	m->overhead = loop.median;
+	return 0;
 }
 
 static const char *empty_body(void *arg)
@@ -157,17 +279,20 @@ static const char *empty_body(void *arg)
 	return NULL;
 }
 
-static u64 empty_cost(struct bench *b, u32 cpl)
+/* Warm up, run the rounds, summarise. NULL, or why a body failed. */
+static const char *measure(struct bench_rounds *m, const struct bench_case *c,
+			   const struct bench_case *base, const struct bench_case *loop)
 {
-	struct bench_case empty = { .name = "empty", .body = empty_body, .cpl = cpl };
-	struct bench_loop l;
+	const char *why;
 
-	if (!b->have_empty[cpl]) {
-		measure(&l, &empty, 0);
-		b->empty[cpl] = l.st.median;
-		b->have_empty[cpl] = true;
-	}
-	return b->empty[cpl];
+	*m = (struct bench_rounds){ .arm = { c, loop, base } };
+	why = warm_up(m);
+	if (!why)
+		why = run_rounds(m);
+	if (why)
+		return why;
+	run_user(summarise_user, m, RUN_USER_IRQS_OFF);
+	return NULL;
 }
 
 void bench_init(struct bench *b, const char *suite)
@@ -176,29 +301,57 @@ void bench_init(struct bench *b, const char *suite)
 }
 
 /* Returns the record's number (what baseline_id refers to). */
-static u32 submit(const struct bench *b, const struct bench_case *c, const struct bench_loop *l,
+static u32 submit(const struct bench *b, const struct bench_case *c, const struct bench_rounds *m,
 		  u32 baseline_id)
 {
 	struct mvm_result r;
 
 	result_init(&r, b->suite, c->name, c->variant);
-	result_set_stats(&r, &l->st);
-	r.cpl = l->cpl;
+	result_set_stats(&r, &m->st);
+	r.cpl = m->cpl;
 	r.targets = c->targets;
 	r.unit = MVM_UNIT_CYCLES;
 	r.vmm_kind = c->vmm_kind;
 	r.vmm_code = c->vmm_code;
-	r.overhead = l->overhead;
+	r.overhead = m->overhead;
 	r.baseline_id = baseline_id;
+	r.body = m->body;
+	r.flags = m->flags;
+	r.rounds = m->rounds;
+	r.ratio = m->ratio;
+	r.ratio_lo = m->ratio_lo;
+	r.ratio_hi = m->ratio_hi;
 	result_submit(&r);
 	return result_submitted();
+}
+
+/* Why row i cannot be measured (SKIP or FAIL decided by the caller), or NULL. */
+static const char *row_problem(const struct bench_case *cases, u32 i, bool *fail)
+{
+	const struct bench_case *c = &cases[i];
+	const struct bench_case *base = c->baseline ? &cases[c->baseline - 1] : NULL;
+
+	*fail = true;
+	if (c->cpl != 0 && c->cpl != 3)
+		return "CPL is neither 0 nor 3";
+	if (c->baseline > i)
+		return "baseline is not an earlier row";
+	if (base && base->cpl != c->cpl)
+		return "baseline runs at another CPL";
+	*fail = false;
+	return c->setup ? c->setup(c->arg) : NULL;
+}
+
+static void print_row_fail(const char *what, const struct bench_case *c, const char *why)
+{
+	report_fail(what, "%s %s: %s", c->name, c->variant, why);
 }
 
 u32 bench_run_table(struct bench *b, const struct bench_case *cases, u32 n, const char *what)
 {
 	u32 ids[BENCH_MAX_ROWS] = { 0 };
 	u32 measured = 0, skipped = 0, failed = 0;
-	struct bench_loop l;
+	static struct bench_rounds m;	/* 4 KiB: not on the stack */
 
 	if (n > BENCH_MAX_ROWS) {
 		report_fail(what, "%u rows, the harness takes at most %u", n, BENCH_MAX_ROWS);
@@ -206,12 +359,16 @@ u32 bench_run_table(struct bench *b, const struct bench_case *cases, u32 n, cons
 	}
 	for (u32 i = 0; i < n; i++) {
 		const struct bench_case *c = &cases[i];
-		const char *why = c->setup ? c->setup(c->arg) : NULL;
-		u32 base = c->baseline && c->baseline <= i ? ids[c->baseline - 1] : 0;
+		u32 base_id = c->baseline && c->baseline <= i ? ids[c->baseline - 1] : 0;
+		const struct bench_case *base = base_id ? &cases[c->baseline - 1] : NULL;
+		struct bench_case loop = { .name = "empty loop", .body = empty_body,
+					   .cpl = c->cpl, .flags = c->flags };
+		const char *why;
+		bool fail;
 
-		if (c->cpl != 0 && c->cpl != 3) {
-			report_fail(what, "%s %s: CPL %u (the harness runs 0 or 3)", c->name,
-				    c->variant, c->cpl);
+		why = row_problem(cases, i, &fail);
+		if (why && fail) {
+			print_row_fail(what, c, why);
 			failed++;
 			continue;
 		}
@@ -220,14 +377,13 @@ u32 bench_run_table(struct bench *b, const struct bench_case *cases, u32 n, cons
 			skipped++;
 			continue;
 		}
-		why = measure(&l, c, empty_cost(b, c->cpl));
+		why = measure(&m, c, base, &loop);
 		if (why) {
-			report_fail(what, "%s %s: iteration %lu: %s", c->name, c->variant,
-				    l.done + 1, why);
+			print_row_fail(what, c, why);
 			failed++;
 			continue;
 		}
-		ids[i] = submit(b, c, &l, base);
+		ids[i] = submit(b, c, &m, base_id);
 		measured++;
 	}
 	if (!failed)

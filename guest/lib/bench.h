@@ -4,10 +4,13 @@
  * in the spirit of kvm-unit-tests' x86/vmexit.c: a suite describes its cases
  * in a table and bench_run_table() times each with the same loop.
  *
- * Per case: setup (may skip it), a warm-up that also sizes the run, N timed
- * iterations of body() between serialised TSC reads (one sample each), the
- * empty-loop median at the same CPL subtracted, min/median/p90/p99/max/mean,
- * and one struct mvm_result handed to the VMM. Nothing is printed per
+ * Per case: setup (may skip it), a warm-up per arm that also sizes the run,
+ * then BENCH_ROUNDS rounds of blocks: one block of the row, one of the empty
+ * loop at the same CPL, and one of the baseline row if it has one, in
+ * alternating order. Samples are per iteration, loop included. From the
+ * per-block medians: the row's cost above the loop (or "in noise") and its
+ * ratio to the baseline with the interquartile range over rounds. One
+ * struct mvm_result per row goes to the VMM. Nothing is printed per
  * iteration; each table ends with one PASS line (or a FAIL per broken case).
  * The method is described in docs/measuring.md.
  */
@@ -16,9 +19,10 @@
 
 #include "lib/types.h"
 
-#define BENCH_BUDGET_US		200000		/* default: ~0.2 s of samples a case */
-#define BENCH_MIN_ITERS		16
-#define BENCH_MAX_ITERS		(1u << 18)	/* sample buffer: 2 MiB of .bss */
+#define BENCH_BUDGET_US		200000		/* default: ~0.2 s a case, all arms */
+#define BENCH_ROUNDS		32		/* block rounds per case (fewer with --iters < 32) */
+#define BENCH_MIN_ITERS		16		/* so 16 rounds of one iteration when slow */
+#define BENCH_MAX_ITERS		(1u << 16)	/* per arm; 3 arms: 1.5 MiB of .bss */
 #define BENCH_WARMUP_ITERS	64
 #define BENCH_WARMUP_US		10000		/* warm-up stops early after 10 ms */
 
@@ -32,8 +36,11 @@
  * One row of a table. body() runs once per iteration inside the timed
  * window; it returns NULL, or why the iteration went wrong (the case then
  * stops and FAILs). setup() runs once at CPL0 before the case; it returns
- * NULL, or why the case cannot run here (SKIP). prep() runs before every
- * iteration outside the timed window, at the case's CPL.
+ * NULL, or why the case cannot run here (SKIP). The baseline's blocks run
+ * after the row's setup(), so a row and its baseline must agree on what
+ * setup() prepares. prep() runs before every iteration outside the timed
+ * window, at the case's CPL. A baseline must be an earlier row at the same
+ * CPL; its body is run again, interleaved with the row's.
  */
 struct bench_case {
 	const char *name;
@@ -50,11 +57,8 @@ struct bench_case {
 	u32 baseline;			/* BENCH_ROW(i) of the row to compare with, 0 = none */
 };
 
-/* Per suite run: the empty-loop cost per CPL is measured once, on first use. */
 struct bench {
 	const char *suite;
-	bool have_empty[4];
-	u64 empty[4];
 };
 
 void bench_init(struct bench *b, const char *suite);

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define MVM_ABI_VERSION		2
+#define MVM_ABI_VERSION		3
 #define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
 
 /*
@@ -39,8 +39,9 @@
 #define MVM_PORT_COM1		0x3f8	/* 16550 THR; LSR at +5 says "empty" */
 #define MVM_PORT_RESULTS	0xf0	/* outl: GPA (< 4 GiB) of a struct mvm_result (0xf0-0xf3) */
 #define MVM_PORT_EXIT		0xf4	/* outl: exit status; minivmm exits with it (0xf4-0xf7) */
-#define MVM_PORT_NULL		0xf8	/* out: user-space no-op, for exit costs */
+#define MVM_PORT_NULL		0xf8	/* in/out: user-space no-op, for exit costs */
 #define MVM_PORT_HCALL		0xf9	/* hypercall trap used by the hypercall page */
+#define MVM_PORT_NULL_BARE	0xef	/* in/out: re-entered at once, nothing done (reads junk) */
 #define MVM_PORT_CTRL		0xfc	/* outl: GPA of a struct mvm_ctrl request (0xfc-0xff) */
 
 /* MMIO: an address no device backs but the VMM answers (reads 0). */
@@ -83,14 +84,24 @@ struct mvm_bootinfo {
 /*
  * A measurement record. The guest fills one and `outl`s its GPA to
  * MVM_PORT_RESULTS; the VMM copies it at once, so the buffer may be reused.
- * Times are TSC cycles with the empty-loop cost already subtracted.
+ * Times are TSC cycles per iteration of the timed loop, the loop's own cost
+ * included (`overhead` says what that is). Ratios are fixed point, in
+ * 1/MVM_RATIO_ONE, measured by the guest: the VMM only prints them.
  */
 #define MVM_RESULT_NAME_MAX	48
+#define MVM_RATIO_ONE		10000u
+#define MVM_RATIO_INF		UINT32_MAX	/* baseline not above the loop in that block */
 
 enum mvm_result_unit {
 	MVM_UNIT_CYCLES = 0,		/* per iteration, TSC cycles */
 	MVM_UNIT_PER_SEC = 1,		/* a rate: "min" etc. hold events/s */
 };
+
+/* mvm_result.flags */
+#define MVM_RESULT_BODY		(1u << 0)	/* `body` is above the loop's noise */
+#define MVM_RESULT_IN_NOISE	(1u << 1)	/* measured, but not above the loop's noise */
+#define MVM_RESULT_RATIO	(1u << 2)	/* ratio, ratio_lo, ratio_hi are valid */
+#define MVM_RESULT_FLAGS	(MVM_RESULT_BODY | MVM_RESULT_IN_NOISE | MVM_RESULT_RATIO)
 
 struct mvm_result {
 	uint32_t abi_version;
@@ -105,9 +116,15 @@ struct mvm_result {
 	uint32_t vmm_kind;		/* enum mvm_vmm_kind: VMM-side split, 0 = none */
 	uint32_t vmm_code;		/* MVM_VMM_HCALL: MVM_VMM_HCALL_CODE(code, enc) */
 	uint64_t iters;
-	uint64_t min, median, p90, p99, max, mean;
-	uint64_t overhead;		/* empty-loop cost that was subtracted */
+	uint64_t min, median, p90, p99, max, mean;	/* loop included */
+	uint64_t overhead;		/* the empty loop's median, same CPL, same rounds */
 	uint64_t baseline_id;		/* nonzero: index+1 of the row this is compared to */
+	uint64_t body;			/* MVM_RESULT_BODY: median over rounds of row - loop */
+	uint32_t flags;			/* MVM_RESULT_* */
+	uint32_t rounds;		/* interleaved block rounds the ratios come from */
+	uint32_t ratio;			/* vs baseline: median over rounds, 1/MVM_RATIO_ONE */
+	uint32_t ratio_lo, ratio_hi;	/* its interquartile range over rounds */
+	uint32_t reserved;
 };
 
 /* Which VMM-side statistic a guest record maps to, for the split report. */

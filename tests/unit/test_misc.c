@@ -194,6 +194,91 @@ START_TEST(test_results_validate_reasons)
 }
 END_TEST
 
+/* A record from the interleaved harness: body, ratio and its spread. */
+static struct mvm_result rounds_record(void)
+{
+	struct mvm_result r = good_record();
+
+	r.flags = MVM_RESULT_BODY | MVM_RESULT_RATIO;
+	r.body = 2;
+	r.baseline_id = 1;
+	r.rounds = 32;
+	r.ratio = 10600;
+	r.ratio_lo = 10200;
+	r.ratio_hi = 10900;
+	return r;
+}
+
+START_TEST(test_results_validate_rounds)
+{
+	struct mvm_result r = rounds_record();
+	char why[128];
+
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
+	r.ratio_hi = MVM_RATIO_INF;	/* a round whose baseline was in the noise */
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
+	r = rounds_record();
+	r.ratio_lo = 10700;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "interquartile"));
+	r = rounds_record();
+	r.baseline_id = 0;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.rounds = 0;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.flags |= MVM_RESULT_IN_NOISE;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.flags = MVM_RESULT_IN_NOISE;	/* a body in the noise but a value set */
+	r.ratio = r.ratio_lo = r.ratio_hi = 0;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "without MVM_RESULT_BODY"));
+	r.body = 0;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
+	r.ratio = 10000;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.body = 6;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.flags |= 1u << 7;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.reserved = 1;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+}
+END_TEST
+
+START_TEST(test_results_format)
+{
+	struct mvm_result r = rounds_record();
+	char buf[64];
+
+	results_format_ratio(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1.060x [1.020-1.090]");
+	r.ratio_lo = 9995;	/* rounds to three decimals */
+	r.ratio_hi = MVM_RATIO_INF;
+	results_format_ratio(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1.060x [1.000-inf]");
+	r.ratio = 123456;
+	r.ratio_hi = 4000000;
+	results_format_ratio(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "12.346x [1.000-400.000]");
+	results_format_body(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2");
+	r.flags = MVM_RESULT_IN_NOISE;
+	results_format_ratio(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+	results_format_body(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "in noise");
+	r.flags = 0;
+	results_format_body(&r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-");
+}
+END_TEST
+
 START_TEST(test_results_add)
 {
 	struct results res;
@@ -239,6 +324,8 @@ Suite *results_suite(void)
 
 	tcase_add_test(tc, test_results_validate);
 	tcase_add_test(tc, test_results_validate_reasons);
+	tcase_add_test(tc, test_results_validate_rounds);
+	tcase_add_test(tc, test_results_format);
 	tcase_add_test(tc, test_results_add);
 	suite_add_tcase(s, tc);
 	return s;
