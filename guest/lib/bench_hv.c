@@ -12,13 +12,10 @@ _Static_assert((int)BENCH_HV_REGULAR == (int)MVM_HV_ENC_REGULAR &&
 #include "lib/hv.h"
 #include "lib/processor.h"
 
-#define STATUS_MASK		0xffffull
 /* Ex calls: one bank (bank 0); List calls: one GVA entry. */
 #define ONE_BANK		(1ull << HV_HCALL_VARHEAD_SHIFT)
 #define ONE_REP			(1ull << HV_HCALL_REP_COUNT_SHIFT)
 
-/* One block, reused by every call: inside one page, 8-byte aligned (TLFS). */
-static u64 input[HV_HCALL_FAST_INPUT_MAX / 8] __aligned(4096);
 
 const char *bench_hv_enc_name(enum bench_hv_enc enc)
 {
@@ -94,48 +91,41 @@ static u32 xmm_regs_for(u32 words)
 	return words <= 2 ? 1 : (words - 2 + 1) / 2;
 }
 
-/* `words`: how many u64s of input[] the call reads (the XMM-fast form loads no more). */
-static u16 call(u64 control, enum bench_hv_enc enc, u32 words)
+/* `words`: how many u64s of c->in the call reads (the XMM-fast form loads no more). */
+static void ready(struct bench_hv_call *c, u64 control, enum bench_hv_enc enc, u32 words)
 {
-	u64 rax;
-
-	switch (enc) {
-	case BENCH_HV_REGULAR:
-		rax = hv_hcall(control, (uintptr_t)input, 0);
-		break;
-	case BENCH_HV_FAST:
-		rax = hv_hcall_fast(control, input[0], input[1]);
-		break;
-	default:
-		rax = xmm_call[xmm_regs_for(words)](control, input);
-		break;
-	}
-	return (u16)(rax & STATUS_MASK);
+	c->control = control;
+	c->enc = enc;
+	c->gpr = enc == BENCH_HV_FAST ? hv_hcall_fast : hv_hcall;
+	c->xmm = xmm_call[xmm_regs_for(words)];
 }
 
-u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask)
+void bench_hv_prepare_ipi(struct bench_hv_call *c, bool ex, enum bench_hv_enc enc, u8 vector,
+			  u64 mask)
 {
-	input[0] = vector;		/* target VTL 0, padding 0 */
+	c->in[0] = vector;		/* target VTL 0, padding 0 */
 	if (!ex) {
-		input[1] = mask;
-		return call(HVCALL_SEND_IPI, enc, 2);
+		c->in[1] = mask;
+		ready(c, HVCALL_SEND_IPI, enc, 2);
+		return;
 	}
-	input[1] = HV_GENERIC_SET_SPARSE_4K;
-	input[2] = 1;			/* valid banks: bank 0 */
-	input[3] = mask;
-	return call(HVCALL_SEND_IPI_EX | ONE_BANK, enc, 4);
+	c->in[1] = HV_GENERIC_SET_SPARSE_4K;
+	c->in[2] = 1;			/* valid banks: bank 0 */
+	c->in[3] = mask;
+	ready(c, HVCALL_SEND_IPI_EX | ONE_BANK, enc, 4);
 }
 
-u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva)
+void bench_hv_prepare_flush(struct bench_hv_call *c, bool ex, bool list, enum bench_hv_enc enc,
+			    u64 mask, u64 gva)
 {
 	u64 control;
 	u32 i = 0;
 
-	input[i++] = 0;			/* address space: ignored with the flag below */
-	input[i++] = HV_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES;
+	c->in[i++] = 0;			/* address space: ignored with the flag below */
+	c->in[i++] = HV_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES;
 	if (ex) {
-		input[i++] = HV_GENERIC_SET_SPARSE_4K;
-		input[i++] = 1;
+		c->in[i++] = HV_GENERIC_SET_SPARSE_4K;
+		c->in[i++] = 1;
 		control = list ? HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST_EX :
 				 HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX;
 		control |= ONE_BANK;
@@ -143,17 +133,38 @@ u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva)
 		control = list ? HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST :
 				 HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE;
 	}
-	input[i++] = mask;
+	c->in[i++] = mask;
 	if (list) {
-		input[i++] = gva & HV_GVA_PAGE_MASK;	/* no additional pages */
+		c->in[i++] = gva & HV_GVA_PAGE_MASK;	/* no additional pages */
 		control |= ONE_REP;
 	}
-	return call(control, enc, i);
+	ready(c, control, enc, i);
+}
+
+void bench_hv_prepare_unknown(struct bench_hv_call *c)
+{
+	c->in[0] = 0;
+	c->in[1] = 0;
+	ready(c, BENCH_HV_UNKNOWN_CODE, BENCH_HV_FAST, 2);
+}
+
+/* One prepared call for the one-shot helpers below (vCPU 0 only, as documented). */
+static struct bench_hv_call once;
+
+u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask)
+{
+	bench_hv_prepare_ipi(&once, ex, enc, vector, mask);
+	return bench_hv_issue(&once);
+}
+
+u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva)
+{
+	bench_hv_prepare_flush(&once, ex, list, enc, mask, gva);
+	return bench_hv_issue(&once);
 }
 
 u16 bench_hv_unknown_fast(void)
 {
-	input[0] = 0;
-	input[1] = 0;
-	return call(BENCH_HV_UNKNOWN_CODE, BENCH_HV_FAST, 2);
+	bench_hv_prepare_unknown(&once);
+	return bench_hv_issue(&once);
 }

@@ -29,6 +29,40 @@ const char *bench_hv_enc_name(enum bench_hv_enc enc);
  */
 const char *bench_hv_unusable(u16 code, enum bench_hv_enc enc);
 
+/*
+ * A call made ready outside the timed window: its own input block and the
+ * wrapper to use, so that issuing it runs only the wrapper and the page.
+ * 128 bytes aligned to 128 never cross a page (TLFS), and hold the largest
+ * input these calls build.
+ */
+struct bench_hv_call {
+	u64 in[16] __aligned(128);
+	u64 control;
+	enum bench_hv_enc enc;
+	u64 (*gpr)(u64 control, u64 rdx, u64 r8);	/* regular and fast */
+	u64 (*xmm)(u64 control, const u64 *in);		/* XMM-fast: loads what it needs */
+};
+
+void bench_hv_prepare_ipi(struct bench_hv_call *c, bool ex, enum bench_hv_enc enc, u8 vector,
+			  u64 mask);
+void bench_hv_prepare_flush(struct bench_hv_call *c, bool ex, bool list, enum bench_hv_enc enc,
+			    u64 mask, u64 gva);
+void bench_hv_prepare_unknown(struct bench_hv_call *c);
+
+/* Make the call; returns the status. */
+static inline u16 bench_hv_issue(const struct bench_hv_call *c)
+{
+	u64 rax;
+
+	if (c->enc == BENCH_HV_XMM_FAST)
+		rax = c->xmm(c->control, c->in);
+	else if (c->enc == BENCH_HV_FAST)
+		rax = c->gpr(c->control, c->in[0], c->in[1]);
+	else
+		rax = c->gpr(c->control, (uintptr_t)c->in, 0);
+	return (u16)rax;
+}
+
 /* Vector `vector` to the VPs in `mask` (VP index == vCPU index < 64). Returns the status. */
 u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask);
 
