@@ -14,6 +14,10 @@
 #                   the report, runs 2..N go to OUT/repeat-K/, and the report
 #                   gains a table of every headline ratio per run and how far
 #                   each moved from its median. Host /dev/kvm only.
+#   BENCH_REPEAT_QUICK=1  runs 2..N use the reduced matrix while run 1 stays
+#                   the full one: the headline ratios all come from the
+#                   reduced matrix's runs, so the full report gains the
+#                   reproducibility table in a few more minutes, not N x 5.
 #
 # Without /dev/kvm the matrix runs inside tests/nested/run-nested.sh: QEMU
 # TCG with an emulated AMD SVM CPU. That is real KVM, but every number is
@@ -46,8 +50,9 @@ run_host() {
 	"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" "$out" "${extra[@]}"
 	for ((k = 2; k <= ${BENCH_REPEAT:-1}; k++)); do
 		echo "bench: repeat $k of $BENCH_REPEAT" >&2
-		"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" "$out/repeat-$k" \
-			"${extra[@]}"
+		BENCH_QUICK=${BENCH_REPEAT_QUICK:-${BENCH_QUICK:-0}} \
+			"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" \
+			"$out/repeat-$k" "${extra[@]}"
 	done
 }
 
