@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Port I/O. Works at CPL0, and at CPL3 under run_user() (TSS I/O bitmap). */
+/* Port I/O. Works at CPL0, and at CPL3 under run_user() (every port allowed there). */
 #ifndef GUEST_LIB_IO_H
 #define GUEST_LIB_IO_H
 

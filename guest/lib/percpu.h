@@ -51,7 +51,7 @@ struct percpu {
 	/*
 	 * Must follow tss directly (iomap_base = sizeof(struct tss)). All zero:
 	 * CPL3 may use every port. kvm_pvm forces IOPL to 0 at CPL3 but honours
-	 * this bitmap, VMX/SVM do both; the bitmap is what works everywhere.
+	 * this bitmap; VMX/SVM honour run_user()'s IOPL=3 and skip it.
 	 * The CPU reads two bytes for every check, so a 2- or 4-byte access at
 	 * 0xffff also reads the byte past the bitmap. The SDM suggests 0xff there
 	 * (fault on the wrap); ours is 0 and inside the TSS limit, so those reach

@@ -7,6 +7,7 @@
 
 #define X86_EFLAGS_FIXED	(1ul << 1)
 #define X86_EFLAGS_IF		(1ul << 9)
+#define X86_EFLAGS_IOPL3	(3ul << 12)
 
 struct cpuid_regs {
 	u32 eax, ebx, ecx, edx;

@@ -9,8 +9,13 @@ u64 __run_user(user_fn_t fn, void *arg, u64 user_rsp, u64 rflags, void *tss_rsp0
 u64 run_user(user_fn_t fn, void *arg, unsigned int flags)
 {
 	struct percpu *pc = this_cpu();
-	/* IOPL=0 on every backend (kvm_pvm forces it): ports go through the TSS bitmap. */
-	u64 rflags = X86_EFLAGS_FIXED;
+	/*
+	 * Ports two ways, so one always works: IOPL=3 (VMX and SVM honour it)
+	 * and the all-zero TSS bitmap (kvm_pvm forces IOPL to 0 at CPL3 but
+	 * checks the bitmap). Not the bitmap alone: QEMU's TCG, which runs our
+	 * nested SVM test VM, refuses it once KVM has marked TR busy.
+	 */
+	u64 rflags = X86_EFLAGS_FIXED | X86_EFLAGS_IOPL3;
 
 	if (flags & RUN_USER_IRQS_ON)
 		rflags |= X86_EFLAGS_IF;

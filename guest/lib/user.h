@@ -2,10 +2,12 @@
 /*
  * The CPL3 runner. On kvm_pvm, CPL0 code is emulated (~1 us an instruction)
  * while CPL3 code runs natively, so timed loops and anything long run at
- * CPL3 there. run_user() enters fn(arg) at CPL3 with IOPL=0: in/out work
- * through the TSS I/O bitmap; cli/sti, hlt and rdmsr/wrmsr #GP, a hypercall #UD
- * (the same on VMX, SVM and kvm_pvm; pushf there shows host flags, so do
- * not read IF or IOPL with it). It runs on this vCPU's user stack and
+ * CPL3 there. run_user() enters fn(arg) at CPL3 asking for IOPL=3, with
+ * an all-zero TSS I/O bitmap: in/out work on every backend (VMX/SVM honour
+ * IOPL, kvm_pvm forces IOPL 0 and checks the bitmap). hlt and rdmsr/wrmsr
+ * #GP, a hypercall #UD, everywhere. cli/sti differ (allowed on VMX/SVM,
+ * #GP on kvm_pvm) and pushf shows host flags on kvm_pvm: use none of them
+ * at CPL3. It runs on this vCPU's user stack and
  * returns fn's value once it is back at CPL0. All memory is user-accessible
  * (U/S=1 everywhere, no SMEP/SMAP), so fn may call any library code that
  * does not need CPL0, including printf() and report().

@@ -35,7 +35,7 @@ __run_user:
 	movq	%rsp, (%r8)
 	pushq	$(USER_DS | 3)
 	pushq	%rdx			/* user RSP */
-	pushq	%rcx			/* RFLAGS: IOPL=0, IF as asked */
+	pushq	%rcx			/* RFLAGS: IOPL=3 (kvm_pvm makes it 0), IF as asked */
 	pushq	$(USER_CS | 3)
 	leaq	user_trampoline(%rip), %rax
 	pushq	%rax

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * hostile: hypercalls from CPL3. The TLFS allows them at CPL0 only. Under
- * run_user() the TSS I/O bitmap allows every port, so the page's trap instruction (`out %al, $0xf9`)
+ * run_user() every port is allowed, so the page's trap instruction (`out %al, $0xf9`)
  * does reach the VMM from CPL3; the VMM must inject #UD on that very
  * instruction, at CPL3, leave RAX alone and do nothing else. The other
  * forms of an OUT to the port (`out %al, %dx`, one byte long, and

@@ -5,8 +5,8 @@
  * accesses that straddle two devices (which no device may see). Reads must
  * return all ones, writes must vanish, and the VMM must keep running and
  * name each address once on stderr (the integration case counts them).
- * The storms run at CPL3 (ports allowed by the TSS I/O bitmap): native speed
- * on kvm_pvm.
+ * The storms run at CPL3 (run_user() allows every port): native speed on
+ * kvm_pvm.
  */
 #include <minivmm/abi.h>
 

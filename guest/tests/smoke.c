@@ -194,6 +194,22 @@ static u64 user_irq_fn(void *arg)
 	return wait_until(READ_ONCE(ipi_count[smp_id()]) != 0, wait_us);
 }
 
+/*
+ * run_user() asks for IOPL=3. VMX and SVM honour it, so cli works at CPL3;
+ * kvm_pvm forces IOPL to 0 there, so cli is #GP(0). The line says which.
+ */
+static void check_cpl3_cli(const struct user_probe *p)
+{
+	if (boot_backend == MVM_BACKEND_PVM)
+		report_why(p->cli_vector == GP_VECTOR && p->cli_error == 0,
+			   "cli at CPL3 raises #GP(0) on pvm (IOPL forced to 0 there)",
+			   "caught vector %d error 0x%x", p->cli_vector, p->cli_error);
+	else
+		report_why(p->cli_vector == EX_NONE,
+			   "cli at CPL3 runs on vmx/svm (IOPL=3 honoured there)",
+			   "caught vector %d error 0x%x", p->cli_vector, p->cli_error);
+}
+
 static u64 check_cpl3_round_trip(void)
 {
 	struct user_probe p = { .in = 0x1234 };
@@ -204,11 +220,10 @@ static u64 check_cpl3_round_trip(void)
 	t1 = rdtsc();
 	report_why(ret == p.in * 3 + 1 && p.cpl == 3, "run_user returns the CPL3 result",
 		   "returned 0x%lx (want 0x%lx), CPL at the callee %lu", ret, p.in * 3 + 1, p.cpl);
-	report_why(p.out_vector == EX_NONE, "CPL3 out to a port reaches the VMM (TSS I/O bitmap)",
+	report_why(p.out_vector == EX_NONE,
+		   "CPL3 out to a port reaches the VMM (IOPL=3 or the TSS I/O bitmap)",
 		   "caught vector %d", p.out_vector);
-	report_why(p.cli_vector == GP_VECTOR && p.cli_error == 0,
-		   "cli at CPL3 raises #GP(0) (IOPL=0 on every backend)",
-		   "caught vector %d error 0x%x", p.cli_vector, p.cli_error);
+	check_cpl3_cli(&p);
 	report_why(current_cpl() == 0, "back at CPL0 after run_user", "CPL %u", current_cpl());
 	return t1 - t0;
 }

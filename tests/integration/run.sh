@@ -19,7 +19,11 @@ if [ -z "${MINIVMM_FORCE_NESTED:-}" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; the
 	exec "$cases" "$top/minivmm" "$top/guest.elf" "$asan"
 fi
 
-echo "integration: no usable /dev/kvm here; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
+if [ -n "${MINIVMM_FORCE_NESTED:-}" ]; then
+	echo "integration: MINIVMM_FORCE_NESTED set; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
+else
+	echo "integration: no usable /dev/kvm here; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
+fi
 limit=${MINIVMM_NESTED_TIMEOUT:-240}	# a healthy area takes < 60 s; room for one 130 s kill
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
