@@ -49,6 +49,7 @@ struct bench_rounds {
 	struct stats st;			/* of the row's samples */
 	u64 overhead, body;
 	u32 flags, ratio, ratio_lo, ratio_hi;
+	u32 budget_us;				/* from struct bench */
 };
 
 /*
@@ -169,7 +170,7 @@ static u64 iterations(const struct bench_rounds *m)
 	}
 	for (u32 a = 0; a < NR_ARMS; a++)
 		per_round += m->arm[a] ? m->pace[a] : 0;
-	n = us_to_cycles(BENCH_BUDGET_US) / MAX(per_round, 1ull);
+	n = us_to_cycles(m->budget_us) / MAX(per_round, 1ull);
 	return MIN(MAX(n, (u64)BENCH_MIN_ITERS), (u64)BENCH_MAX_ITERS);
 }
 
@@ -280,12 +281,13 @@ static const char *empty_body(void *arg)
 }
 
 /* Warm up, run the rounds, summarise. NULL, or why a body failed. */
-static const char *measure(struct bench_rounds *m, const struct bench_case *c,
-			   const struct bench_case *base, const struct bench_case *loop)
+static const char *measure(const struct bench *b, struct bench_rounds *m,
+			   const struct bench_case *c, const struct bench_case *base,
+			   const struct bench_case *loop)
 {
 	const char *why;
 
-	*m = (struct bench_rounds){ .arm = { c, loop, base } };
+	*m = (struct bench_rounds){ .arm = { c, loop, base }, .budget_us = b->budget_us };
 	why = warm_up(m);
 	if (!why)
 		why = run_rounds(m);
@@ -297,7 +299,7 @@ static const char *measure(struct bench_rounds *m, const struct bench_case *c,
 
 void bench_init(struct bench *b, const char *suite)
 {
-	*b = (struct bench){ .suite = suite };
+	*b = (struct bench){ .suite = suite, .budget_us = BENCH_BUDGET_US };
 }
 
 /* Returns the record's number (what baseline_id refers to). */
@@ -377,7 +379,7 @@ u32 bench_run_table(struct bench *b, const struct bench_case *cases, u32 n, cons
 			skipped++;
 			continue;
 		}
-		why = measure(&m, c, base, &loop);
+		why = measure(b, &m, c, base, &loop);
 		if (why) {
 			print_row_fail(what, c, why);
 			failed++;

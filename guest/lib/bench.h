@@ -59,6 +59,7 @@ struct bench_case {
 
 struct bench {
 	const char *suite;
+	u32 budget_us;		/* per case, all arms; bench_init sets BENCH_BUDGET_US */
 };
 
 void bench_init(struct bench *b, const char *suite);
