@@ -60,7 +60,7 @@ static __noreturn void unknown_suite(const char *name)
 	report_fail("command line", "unknown suite '%s'", name);
 	printf("known suites (* = default set):\n");
 	for (size_t i = 0; i < NR_SUITES; i++)
-		printf("  %c %-13s %-7s %s\n", suites[i].in_default_set ? '*' : ' ',
+		printf("  %c %-15s %-8s %s\n", suites[i].in_default_set ? '*' : ' ',
 		       suites[i].name, suites[i].arg_name ? suites[i].arg_name : "",
 		       suites[i].description);
 	guest_exit(EXIT_USAGE);
