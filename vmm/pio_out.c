@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Complete a PIO OUT exit and locate its instruction (see pio_out.h). */
-#include <errno.h>
 #include <linux/kvm.h>
-#include <string.h>
-#include <sys/ioctl.h>
 
 #include "minivmm/abi.h"
 #include "vmm/insn_out.h"
@@ -42,22 +39,6 @@ static unsigned int read_before(const struct guest_mem *mem, const struct kvm_sr
 	return 0;
 }
 
-/* The completing KVM_RUN: KVM finishes the exit and returns before guest code. */
-static int complete_now(struct vcpu *v)
-{
-	int r, err;
-
-	v->run->immediate_exit = 1;
-	r = ioctl(v->fd, KVM_RUN, 0);
-	err = errno;
-	v->run->immediate_exit = 0;
-	if (r == 0 || err != EINTR) {
-		errno = r == 0 ? EPROTO : err;
-		return -1;
-	}
-	return 0;
-}
-
 enum pio_out_site pio_out_complete(struct vcpu *v, struct kvm_regs *at_exit,
 				   uint64_t *insn_rip)
 {
@@ -79,7 +60,7 @@ enum pio_out_site pio_out_complete(struct vcpu *v, struct kvm_regs *at_exit,
 
 	if (at_exit)
 		*at_exit = regs;
-	if (complete_now(v))
+	if (vcpu_complete_exit(v))
 		return PIO_OUT_FAILED;
 	e.rip_moved = run->s.regs.regs.rip != regs.rip;
 	if (!e.rip_moved) {

@@ -284,7 +284,7 @@ static json_t *xmm_calib_json(const struct vm *vm)
 	char why[160];
 
 	xmm_calib_describe(vm, why, sizeof(why));
-	if (!c->done || c->no_xmm)
+	if (!c->done || c->untimed)
 		return json_pack("{s:s}", "why", why);
 	return json_pack("{s:s, s:I, s:I, s:I}", "why", why,
 			 "guest_spill_ns", (json_int_t)c->spill_ns,

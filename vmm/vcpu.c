@@ -332,6 +332,21 @@ int vcpu_pause(struct vcpu *v, unsigned int us)
 	return 0;
 }
 
+int vcpu_complete_exit(struct vcpu *v)
+{
+	int r, err;
+
+	v->run->immediate_exit = 1;
+	r = ioctl(v->fd, KVM_RUN, 0);
+	err = errno;
+	v->run->immediate_exit = 0;
+	if (r == 0 || err != EINTR) {
+		errno = r == 0 ? EPROTO : err;
+		return -1;
+	}
+	return 0;
+}
+
 int vcpu_inject_exception(struct vcpu *v, unsigned int vector)
 {
 	struct kvm_vcpu_events ev;

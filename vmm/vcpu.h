@@ -32,6 +32,14 @@ void vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(print
 /* One-line or full register dump to stderr. */
 void vcpu_dump(struct vcpu *v, bool full);
 
+/*
+ * Finish the pending exit (an OUT's skip, an IN's or MMIO read's data) with
+ * one KVM_RUN under immediate_exit: KVM returns before running guest code.
+ * The KVM API promises consistent registers only after this. 0, or -1 with
+ * errno.
+ */
+int vcpu_complete_exit(struct vcpu *v);
+
 /* Inject an exception (vector, optional error code) before the next entry. */
 int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
 

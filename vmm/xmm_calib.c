@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "hv/hv.h"
+#include "vmm/vcpu.h"
 #include "vmm/vm.h"
 #include "vmm/x86.h"
 #include "vmm/xmm_calib.h"
@@ -98,8 +99,9 @@ static int64_t run_block(struct vcpu *v, uint64_t rip, char *err, size_t errlen)
 			 v->run->exit_reason, CALIB_PORT);
 		return -1;
 	}
-	if (ioctl(v->fd, KVM_GET_REGS, &regs)) {
-		snprintf(err, errlen, "xmm calibration: KVM_GET_REGS: %s", strerror(errno));
+	/* RAX is the OUT's source: final at the exit. Then let KVM finish the exit. */
+	if (ioctl(v->fd, KVM_GET_REGS, &regs) || vcpu_complete_exit(v)) {
+		snprintf(err, errlen, "xmm calibration: reading the result: %s", strerror(errno));
 		return -1;
 	}
 	return (int64_t)regs.rax;
@@ -154,10 +156,10 @@ static void time_walk(struct vm *vm, uint64_t *ns)
 	uint8_t buf[CALIB_SPILL_BYTES];
 
 	for (unsigned int i = 0; i < CALIB_ROUNDS; i++) {
-		uint64_t t0 = now_ns(), gpa = 0;
+		uint64_t t0 = now_ns();
 
-		if (!x86_gva_to_gpa(&vm->mem, MVM_PML4_GPA, CALIB_STACK_TOP - 0x80, &gpa))
-			mem_read(&vm->mem, gpa, buf, sizeof(buf));
+		/* The very call the spill path makes (vmm/hvhost.c). */
+		x86_read_gva(&vm->mem, MVM_PML4_GPA, CALIB_STACK_TOP - 0x80, buf, sizeof(buf));
 		t[i] = now_ns() - t0;
 	}
 	*ns = median(t, CALIB_ROUNDS);
@@ -170,7 +172,8 @@ static int restore(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
 	uint8_t *scratch = mem_gpa_to_host(&vm->mem, CALIB_CODE_GPA,
 					   CALIB_STACK_TOP - CALIB_CODE_GPA);
 
-	memset(scratch, 0, CALIB_STACK_TOP - CALIB_CODE_GPA);
+	if (scratch)	/* RAM is at least MVM_RAM_MIN, so it always is */
+		memset(scratch, 0, CALIB_STACK_TOP - CALIB_CODE_GPA);
 	if (ioctl(v->fd, KVM_SET_FPU, &fpu)) {
 		snprintf(err, errlen, "xmm calibration: KVM_SET_FPU: %s", strerror(errno));
 		return -1;
@@ -205,10 +208,14 @@ int xmm_calibrate(struct vm *vm, char *err, size_t errlen)
 	if (!vm->hv || vm->cfg.xmm_path != XMM_PATH_AUTO)
 		return 0;
 	c->done = true;
-	if (!vm->cfg.hv_xmm) {
-		/* Nothing to fetch: the plain page is the shorter one. */
+	if (!vm->cfg.hv_xmm)
+		c->untimed = "no XMM input offered, plain page";
+	else if (vm->kind != IMAGE_ELF64)
+		/* Its vCPU 0 boots in 32-bit mode and there are no 64-bit tables to time in. */
+		c->untimed = "Multiboot kernel, not timed: plain page and KVM_GET_FPU";
+	if (c->untimed) {
+		/* Both paths are correct; the plain page is the shorter one. */
 		vm->cfg.xmm_path = XMM_PATH_IOCTL;
-		c->no_xmm = true;
 		hv_set_xmm_spill(vm->hv, false);
 		return 0;
 	}
@@ -228,8 +235,8 @@ void xmm_calib_describe(const struct vm *vm, char *buf, size_t len)
 
 	if (!c->done)
 		snprintf(buf, len, "set by --hv-xmm-path");
-	else if (c->no_xmm)
-		snprintf(buf, len, "auto: no XMM input offered, plain page");
+	else if (c->untimed)
+		snprintf(buf, len, "auto: %s", c->untimed);
 	else
 		snprintf(buf, len, "auto: guest spill %.2f us + VMM walk %.2f us %s KVM_GET_FPU "
 			 "%.2f us (medians of %u alternated runs on vCPU 0)",

@@ -11,7 +11,7 @@ struct vm;
 
 struct xmm_calib {
 	bool done;		/* auto was asked for and resolved */
-	bool no_xmm;		/* XMM input not offered: nothing to time */
+	const char *untimed;	/* why auto chose without timing (NULL: it timed) */
 	uint64_t spill_ns;	/* guest: the page's spill instructions (lea, 6 movdqu, lea) */
 	uint64_t walk_ns;	/* VMM: page walk + copy of the 96 spilled bytes */
 	uint64_t get_fpu_ns;	/* VMM: one KVM_GET_FPU */

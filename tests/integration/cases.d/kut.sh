@@ -25,6 +25,12 @@ else
 			has "$c" out "SUMMARY: 1 tests" && kut_unclaimed_only "none" && ok "$c"
 	done
 
+	# --hv-xmm-path auto must not time its 64-bit block on a kernel that boots in 32-bit mode.
+	c="kvm-unit-tests smptest.flat with --hyperv: the XMM path is chosen without timing"
+	run "$c" 0 -- --hyperv --cpus 2 --timeout 60 "$KUT_DIR/smptest.flat" &&
+		has "$c" out "xmm path ioctl: auto: Multiboot kernel, not timed" &&
+		has "$c" out "PASS: IPI to each CPU" && ok "$c"
+
 	c="kvm-unit-tests vmexit.flat: $kut_tests"
 	# shellcheck disable=SC2086
 	if run "$c" 0 -- --cpus 2 --timeout 100 "$KUT_DIR/vmexit.flat" -- $kut_tests &&
