@@ -43,15 +43,12 @@ static void report_unclaimed(struct vcpu *v, enum bus_space space, uint64_t addr
 	char site[80];
 
 	if (say == RATELIMIT_QUIET)
-		return;
+		return;		/* and the exit is not completed just to name a site */
 	describe_site(v, space, write, site, sizeof(site));
-	pthread_mutex_lock(&vm->out_lock);
-	fprintf(stderr, "minivmm: vCPU %u: %s of unclaimed %s 0x%llx (%u bytes) %s%s\n",
-		v->index, write ? "write" : "read", space == BUS_PIO ? "port" : "MMIO address",
-		(unsigned long long)addr, size, site, write ? ", dropped" : ", reads all ones");
-	if (say == RATELIMIT_SAY_LAST)
-		ratelimit_note_last(stderr, GMSG_UNCLAIMED);
-	pthread_mutex_unlock(&vm->out_lock);
+	ratelimit_print(&vm->out_lock, GMSG_UNCLAIMED, say,
+			"vCPU %u: %s of unclaimed %s 0x%llx (%u bytes) %s%s", v->index,
+			write ? "write" : "read", space == BUS_PIO ? "port" : "MMIO address",
+			(unsigned long long)addr, size, site, write ? ", dropped" : ", reads all ones");
 }
 
 /* Dispatch one access; true if it is unclaimed and new (to be reported). */

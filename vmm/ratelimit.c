@@ -50,30 +50,42 @@ const char *ratelimit_kind_key(enum guest_msg kind)
 	return kinds[kind].key;
 }
 
-void ratelimit_note_last(FILE *f, enum guest_msg kind)
+static void print_line(pthread_mutex_t *lock, enum guest_msg kind, enum ratelimit_verdict say,
+		       const char *fmt, va_list ap)
 {
-	fprintf(f, "minivmm: further '%s' messages are counted, not printed (total at exit)\n",
-		kinds[kind].desc);
+	char line[512];
+
+	if (say == RATELIMIT_QUIET)
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	pthread_mutex_lock(lock);
+	/* Formatted first: the lock is held for one short write. */
+	fprintf(stderr, "minivmm: %s\n", line);
+	if (say == RATELIMIT_SAY_LAST)
+		fprintf(stderr, "minivmm: further '%s' messages are counted, not printed "
+			"(total at exit)\n", kinds[kind].desc);
+	pthread_mutex_unlock(lock);
+}
+
+void ratelimit_print(pthread_mutex_t *lock, enum guest_msg kind, enum ratelimit_verdict say,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	print_line(lock, kind, say, fmt, ap);
+	va_end(ap);
 }
 
 void ratelimit_say(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
 		   const char *fmt, ...)
 {
 	enum ratelimit_verdict say = ratelimit_check(rl, kind);
-	char line[512];
 	va_list ap;
 
-	if (say == RATELIMIT_QUIET)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	print_line(lock, kind, say, fmt, ap);
 	va_end(ap);
-	pthread_mutex_lock(lock);
-	/* Formatted first: the lock is held for one short write. */
-	fprintf(stderr, "minivmm: %s\n", line);
-	if (say == RATELIMIT_SAY_LAST)
-		ratelimit_note_last(stderr, kind);
-	pthread_mutex_unlock(lock);
 }
 
 void ratelimit_summary(const struct ratelimit *rl, FILE *f)

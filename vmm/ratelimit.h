@@ -32,7 +32,7 @@ enum guest_msg {
 enum ratelimit_verdict {
 	RATELIMIT_QUIET = 0,	/* over the limit: counted only */
 	RATELIMIT_SAY,		/* print it */
-	RATELIMIT_SAY_LAST,	/* print it, then ratelimit_note_last() */
+	RATELIMIT_SAY_LAST,	/* print it and say the rest are counted */
 };
 
 struct ratelimit {
@@ -49,12 +49,15 @@ const char *ratelimit_kind_desc(enum guest_msg kind);
 /* "record_rejected": the kind's key in --stats and --json. */
 const char *ratelimit_kind_key(enum guest_msg kind);
 
-/* After the last printed message of `kind`: say that the rest are counted. */
-void ratelimit_note_last(FILE *f, enum guest_msg kind);
 /*
- * ratelimit_check(), then the line (with "minivmm: " in front and a newline
- * after) on stderr under `lock`, with the note after the last one.
+ * For a `say` from ratelimit_check(): nothing if QUIET, else the line (with
+ * "minivmm: " in front and a newline after) on stderr under `lock`, and after
+ * the last one a note that the rest are counted. For callers whose message
+ * costs something to build: check first, build, then print.
  */
+void ratelimit_print(pthread_mutex_t *lock, enum guest_msg kind, enum ratelimit_verdict say,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ratelimit_check(), then ratelimit_print(). */
 void ratelimit_say(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* One line per kind that had messages suppressed. */
