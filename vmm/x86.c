@@ -111,31 +111,41 @@ static void boot_sregs(struct kvm_sregs *sr)
 	sr->efer = X86_EFER_BOOT;
 }
 
-int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, size_t errlen)
+/*
+ * Segments and control registers from `fill` (on top of what KVM has), then
+ * the general registers. `what` names the state in errors.
+ */
+static int load_state(int vcpu_fd, unsigned int index, void (*fill)(struct kvm_sregs *),
+		      const struct kvm_regs *regs, const char *what, char *err, size_t errlen)
 {
 	struct kvm_sregs sr;
-	struct kvm_regs regs;
-	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
 
 	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr)) {
 		snprintf(err, errlen, "vCPU %u: KVM_GET_SREGS: %s", index, strerror(errno));
 		return -1;
 	}
-	boot_sregs(&sr);
+	fill(&sr);
 	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_SREGS (64-bit boot state): %s", index,
+		snprintf(err, errlen, "vCPU %u: KVM_SET_SREGS (%s): %s", index, what,
 			 strerror(errno));
 		return -1;
 	}
-	memset(&regs, 0, sizeof(regs));
-	regs.rip = entry;
-	regs.rdi = index;
-	regs.rsi = MVM_BOOTINFO_GPA;
-	regs.rflags = 0x2;
-	if (ioctl(vcpu_fd, KVM_SET_REGS, &regs)) {
+	if (ioctl(vcpu_fd, KVM_SET_REGS, regs)) {
 		snprintf(err, errlen, "vCPU %u: KVM_SET_REGS: %s", index, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, size_t errlen)
+{
+	struct kvm_regs regs = {
+		.rip = entry, .rdi = index, .rsi = MVM_BOOTINFO_GPA, .rflags = 0x2,
+	};
+	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
+
+	if (load_state(vcpu_fd, index, boot_sregs, &regs, "64-bit boot state", err, errlen))
+		return -1;
 	/* With an in-kernel LAPIC, APs would otherwise wait for INIT/SIPI. */
 	if (ioctl(vcpu_fd, KVM_SET_MP_STATE, &mp)) {
 		snprintf(err, errlen, "vCPU %u: KVM_SET_MP_STATE: %s", index, strerror(errno));
@@ -173,29 +183,11 @@ static void multiboot_sregs(struct kvm_sregs *sr)
 int x86_init_vcpu_multiboot(int vcpu_fd, uint64_t entry, uint32_t eax, uint32_t ebx,
 			    char *err, size_t errlen)
 {
-	struct kvm_sregs sr;
-	struct kvm_regs regs;
+	/* IF and VM clear, as the spec requires. */
+	struct kvm_regs regs = { .rip = entry, .rax = eax, .rbx = ebx, .rflags = 0x2 };
 
-	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU 0: KVM_GET_SREGS: %s", strerror(errno));
-		return -1;
-	}
-	multiboot_sregs(&sr);
-	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU 0: KVM_SET_SREGS (32-bit Multiboot state): %s",
-			 strerror(errno));
-		return -1;
-	}
-	memset(&regs, 0, sizeof(regs));
-	regs.rip = entry;
-	regs.rax = eax;
-	regs.rbx = ebx;
-	regs.rflags = 0x2;		/* IF and VM clear, as the spec requires */
-	if (ioctl(vcpu_fd, KVM_SET_REGS, &regs)) {
-		snprintf(err, errlen, "vCPU 0: KVM_SET_REGS: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return load_state(vcpu_fd, 0, multiboot_sregs, &regs, "32-bit Multiboot state", err,
+			  errlen);
 }
 
 /* Paravirt features that need no in-kernel hypercall (those hang on some hosts). */
