@@ -15,6 +15,7 @@
 #define INSN_COST_ROUNDS	31
 
 struct insn_cost {
+	/* 0: the block was no slower than the empty one (native CPL0: not resolved) */
 	u64 reg_milli;		/* cycles x 1000 per register-only instruction */
 	u64 stack_milli;	/* cycles x 1000 per push or pop */
 };
