@@ -35,6 +35,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: FORCE all deps run check unit unit-asan host-tests integration bench peer fuzz fuzz-long clean
+.PHONY: install uninstall
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -77,6 +78,20 @@ $(B)/minivmm-asan: $(ASAN_OBJS) $(B)/asan/vmm/main.o
 
 $(B)/asan/vmm/version.o: HOST_CFLAGS += -DMVM_GIT_REV='"$(GIT_REV)"'
 
+# Where a run without KERNEL finds the installed payload: compiled into
+# payload.o, rebuilt when PREFIX changes (`make install PREFIX=/usr` after a
+# plain `make` relinks minivmm with the right path).
+PREFIX	?= /usr/local
+BINDIR	:= $(PREFIX)/bin
+LIBDIR	:= $(PREFIX)/lib/minivmm
+MANDIR	:= $(PREFIX)/share/man/man1
+DOCDIR	:= $(PREFIX)/share/doc/minivmm
+$(B)/prefix: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' > $@
+$(B)/host/vmm/payload.o $(B)/asan/vmm/payload.o: $(B)/prefix
+$(B)/host/vmm/payload.o $(B)/asan/vmm/payload.o: HOST_CFLAGS += -DMVM_PAYLOAD_PATH='"$(LIBDIR)/guest.elf"'
+
 $(B)/unit: $(UNIT_OBJS) $(LIB_OBJS)
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS) $(CHECK_LIBS)
 
@@ -93,6 +108,7 @@ unit-asan: $(B)/unit-asan
 host-tests: minivmm guest.elf
 	$(Q)./tests/docs/help.sh
 	$(Q)./tests/host/kvm-errors.sh
+	$(Q)./tests/host/install.sh
 
 integration: all $(B)/minivmm-asan
 	$(Q)./tests/integration/run.sh
@@ -151,6 +167,20 @@ fuzz fuzz-long:
 			grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
 		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
 	done
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging]; make uninstall undoes it.
+INSTALL_DOCS := README.md $(wildcard docs/*.md)
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 minivmm $(DESTDIR)$(BINDIR)/minivmm
+	install -m 644 guest.elf $(DESTDIR)$(LIBDIR)/guest.elf
+	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/minivmm $(DESTDIR)$(BINDIR)/minivmm-compare
+	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(MANDIR)/minivmm.1
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(INSTALL_DOCS)))
+	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf $(B) minivmm guest.elf

@@ -4,12 +4,14 @@
 #include <stdlib.h>
 
 #include "vmm/options.h"
+#include "vmm/payload.h"
 #include "vmm/report.h"
 #include "vmm/vm.h"
 
 int main(int argc, char **argv)
 {
 	static struct vm vm;	/* large (per-vCPU stats): keep it off the stack */
+	static char payload[4096];
 	struct vm_config cfg;
 	char err[512];
 	int status;
@@ -22,6 +24,14 @@ int main(int argc, char **argv)
 		return 2;
 	case OPTIONS_OK:
 		break;
+	}
+	if (!cfg.elf_path) {	/* no KERNEL: the default payload (vmm/payload.c) */
+		if (payload_default(payload, sizeof(payload), err, sizeof(err))) {
+			fprintf(stderr, "minivmm: %s\n", err);
+			return 2;
+		}
+		cfg.elf_path = payload;
+		printf("minivmm: no KERNEL given: booting %s\n", payload);
 	}
 	if (vm_create(&vm, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "minivmm: %s\n", err);

@@ -9,6 +9,7 @@
 
 #include "vmm/errmsg.h"
 #include "vmm/options.h"
+#include "vmm/payload.h"
 #include "vmm/version.h"
 
 enum {
@@ -49,11 +50,14 @@ static const struct option long_opts[] = {
 void options_usage(FILE *f)
 {
 	fprintf(f,
-"usage: minivmm [options] KERNEL [-- ARGS...]\n"
+"usage: minivmm [options] [KERNEL] [-- ARGS...]\n"
 "\n"
 "Boot KERNEL on /dev/kvm and exit with the status it reports. KERNEL is an\n"
 "ELF64 payload (minivmm's own ABI, e.g. guest.elf) or an ELF32 Multiboot v1\n"
 "kernel (e.g. kvm-unit-tests' vmexit.flat; ARGS become its command line).\n"
+"Without KERNEL (`minivmm`, `minivmm -- ipi`) minivmm boots its own payload:\n"
+"$" PAYLOAD_ENV " if set, else " PAYLOAD_NAME " next to the minivmm executable (the\n"
+"build tree), else the installed one, %s.\n"
 "\n"
 "  -c, --cpus N          vCPUs (default 1; up to what KVM allows, max %u;\n"
 "                        more than host CPUs is allowed: overcommit)\n"
@@ -81,7 +85,7 @@ void options_usage(FILE *f)
 "3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out.\n"
 "A Multiboot kernel's `outl` to port 0xf4 is its status as is; QEMU's\n"
 "isa-debug-exit would exit with (code << 1) | 1 instead (1 = passed).\n",
-		VMM_MAX_VCPUS, (unsigned long long)(MVM_RAM_MIN >> 20),
+		payload_installed_path(), VMM_MAX_VCPUS, (unsigned long long)(MVM_RAM_MIN >> 20),
 		(unsigned long long)(MVM_RAM_MAX >> 20));
 }
 
@@ -280,7 +284,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
 				  char *err, size_t errlen)
 {
-	int opt;
+	int opt, after_last = 1;
 	enum options_result r;
 
 	config_defaults(cfg);
@@ -304,13 +308,14 @@ enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
 		r = parse_one(opt, optarg, cfg, err, errlen);
 		if (r != OPTIONS_OK)
 			return r;
+		after_last = optind;
 	}
-	if (optind >= argc)
-		return fail(err, errlen, "no kernel given (usage: minivmm [options] KERNEL [-- ARGS])");
-	cfg->elf_path = argv[optind++];
-	if (optind < argc && !strcmp(argv[optind], "--"))
+	/* No KERNEL (nothing left, or getopt just ate a "--"): elf_path NULL, the default payload. */
+	if (optind < argc && optind == after_last)
+		cfg->elf_path = argv[optind++];
+	if (cfg->elf_path && optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
-	else if (optind < argc)
+	else if (cfg->elf_path && optind < argc)
 		return fail(err, errlen, "unexpected '%s' after the payload: put payload args after '--'",
 			    argv[optind]);
 	if (join_cmdline(argc - optind, argv + optind, cfg->cmdline, sizeof(cfg->cmdline)))

@@ -21,7 +21,7 @@ enum xmm_path {
 };
 
 struct vm_config {
-	const char *elf_path;
+	const char *elf_path;		/* NULL: no KERNEL given, boot the default payload */
 	const char *kvm_path;		/* --kvm, default /dev/kvm */
 	unsigned int nr_vcpus;
 	uint64_t mem_size;

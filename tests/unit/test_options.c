@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <check.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/unit/suites.h"
 #include "vmm/kvm.h"
 #include "vmm/options.h"
+#include "vmm/payload.h"
 
 static struct vm_config cfg;
 static char err[512];
@@ -104,10 +108,103 @@ END_TEST
 
 START_TEST(test_missing_payload)
 {
-	ck_assert_int_eq(parse("--cpus", "2", NULL), OPTIONS_ERROR);
-	ck_assert_ptr_nonnull(strstr(err, "no kernel given"));
+	ck_assert_int_eq(parse("--cpus", "2", NULL), OPTIONS_OK);
+	ck_assert_ptr_null(cfg.elf_path);
+	ck_assert_str_eq(cfg.cmdline, "");
 	ck_assert_int_eq(parse("--cpus", NULL), OPTIONS_ERROR);
 	ck_assert_str_eq(err, "option '--cpus' needs a value");
+}
+END_TEST
+
+/* `minivmm -- ipi`: getopt eats the "--"; what follows is ARGS, not a KERNEL. */
+START_TEST(test_default_payload_args)
+{
+	ck_assert_int_eq(parse(NULL), OPTIONS_OK);
+	ck_assert_ptr_null(cfg.elf_path);
+	ck_assert_int_eq(parse("--", "ipi", NULL), OPTIONS_OK);
+	ck_assert_ptr_null(cfg.elf_path);
+	ck_assert_str_eq(cfg.cmdline, "ipi");
+	ck_assert_int_eq(parse("--cpus", "2", "--", "hv", "ipi", NULL), OPTIONS_OK);
+	ck_assert_ptr_null(cfg.elf_path);
+	ck_assert_uint_eq(cfg.nr_vcpus, 2);
+	ck_assert_str_eq(cfg.cmdline, "hv ipi");
+	ck_assert_int_eq(parse("-c2", "--", "guest.elf", NULL), OPTIONS_OK);
+	ck_assert_ptr_null(cfg.elf_path);
+	ck_assert_str_eq(cfg.cmdline, "guest.elf");
+	ck_assert_int_eq(parse("-c2", "k.elf", "--", "--", NULL), OPTIONS_OK);
+	ck_assert_str_eq(cfg.elf_path, "k.elf");
+	ck_assert_str_eq(cfg.cmdline, "--");
+}
+END_TEST
+
+/* A scratch directory with an executable-to-be's path and, optionally, guest.elf. */
+static char tmpdir[64];
+
+static void make_tmpdir(bool with_payload)
+{
+	char path[128];
+	FILE *f;
+
+	strcpy(tmpdir, "/tmp/mvm-payload-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	if (!with_payload)
+		return;
+	snprintf(path, sizeof(path), "%s/guest.elf", tmpdir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+}
+
+static void remove_tmpdir(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/guest.elf", tmpdir);
+	unlink(path);
+	rmdir(tmpdir);
+}
+
+START_TEST(test_payload_find)
+{
+	char exe[128], want[128], out[256];
+
+	make_tmpdir(true);
+	snprintf(exe, sizeof(exe), "%s/minivmm", tmpdir);
+	snprintf(want, sizeof(want), "%s/guest.elf", tmpdir);
+	/* build tree: guest.elf next to the executable wins over the installed one */
+	ck_assert_int_eq(payload_find(NULL, exe, want, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_str_eq(out, want);
+	ck_assert_int_eq(payload_find("", exe, "/nonexistent", out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_str_eq(out, want);
+	/* the environment wins over both, taken as given */
+	ck_assert_int_eq(payload_find("/x/y.elf", exe, want, out, sizeof(out), err, sizeof(err)), 0);
+	ck_assert_str_eq(out, "/x/y.elf");
+	/* installed: nothing next to the executable */
+	ck_assert_int_eq(payload_find(NULL, "/nonexistent/bin/minivmm", want, out, sizeof(out),
+				      err, sizeof(err)), 0);
+	ck_assert_str_eq(out, want);
+	/* too long for the buffer: refused, not cut */
+	ck_assert_int_eq(payload_find(NULL, exe, want, out, 8, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "longer than 7 bytes"));
+	remove_tmpdir();
+}
+END_TEST
+
+START_TEST(test_payload_missing)
+{
+	char exe[128], out[256];
+
+	make_tmpdir(false);
+	snprintf(exe, sizeof(exe), "%s/minivmm", tmpdir);
+	ck_assert_int_eq(payload_find(NULL, exe, "/nonexistent/guest.elf", out, sizeof(out),
+				      err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "no KERNEL given and no payload found"));
+	ck_assert_ptr_nonnull(strstr(err, "/guest.elf (next to minivmm)"));
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/guest.elf (installed)"));
+	/* a directory named guest.elf is not a payload */
+	ck_assert_int_eq(payload_find(NULL, exe, tmpdir, out, sizeof(out), err, sizeof(err)), -1);
+	remove_tmpdir();
+	ck_assert_ptr_nonnull(strstr(payload_installed_path(), "/lib/minivmm/guest.elf"));
 }
 END_TEST
 
@@ -183,6 +280,9 @@ Suite *options_suite(void)
 	tcase_add_test(tc, test_bad_mem);
 	tcase_add_test(tc, test_sizes);
 	tcase_add_test(tc, test_missing_payload);
+	tcase_add_test(tc, test_default_payload_args);
+	tcase_add_test(tc, test_payload_find);
+	tcase_add_test(tc, test_payload_missing);
 	tcase_add_test(tc, test_unknown_and_stray);
 	tcase_add_test(tc, test_bad_timeout_iters_path);
 	tcase_add_test(tc, test_cmdline_too_long);
