@@ -107,6 +107,7 @@ unit-asan: $(B)/unit-asan
 # Checks that need no KVM: the README against --help, /dev/kvm error paths.
 host-tests: minivmm guest.elf
 	$(Q)./tests/docs/help.sh
+	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
 	$(Q)./tests/host/install.sh
 
@@ -174,6 +175,9 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 minivmm $(DESTDIR)$(BINDIR)/minivmm
 	install -m 644 guest.elf $(DESTDIR)$(LIBDIR)/guest.elf
+	sed -e 's|/usr/local/lib/minivmm|$(LIBDIR)|g' -e 's|/usr/local/share/doc/minivmm|$(DOCDIR)|g' \
+		minivmm.1 > $(DESTDIR)$(MANDIR)/minivmm.1
+	chmod 644 $(DESTDIR)$(MANDIR)/minivmm.1
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)/
 
 uninstall:

@@ -36,6 +36,8 @@ expect "installed files present${missing:+ (missing:$missing)}" test -z "$missin
 expect "minivmm installed executable" test -x "$prefix/bin/minivmm"
 expect "--help names the installed payload" \
 	grep -qF "$prefix/lib/minivmm/guest.elf" <("$prefix/bin/minivmm" --help)
+[ -f "$top/minivmm.1" ] && expect "the installed man page names the installed payload" \
+	grep -qF "$prefix/lib/minivmm/guest.elf" "$prefix/share/man/man1/minivmm.1"
 expect "--version runs installed" grep -q '^minivmm ' <("$prefix/bin/minivmm" --version)
 
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# minivmm.1 against `minivmm --help`: every option either lists is in the
+# other, every suite the payload defines is in SUITES, and the page is
+# clean under `mandoc -T lint` (or `groff -ww -z` where mandoc is missing).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+page=$top/minivmm.1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS: man: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: man: $1"; }
+
+# --help's option lines: "  -c, --cpus N ..." or "      --kvm PATH ...".
+help_opts=$("$top/minivmm" --help | grep -E '^ {2,6}(-[a-zA-Z], )?--[a-z]' |
+	grep -oE '^ *(-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '-[a-zA-Z]\b|--[a-z][a-z-]*' | sort -u)
+# The page's OPTIONS entries: the line after each .TP, with \- unescaped.
+man_opts=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | sed -n '/^\.TP/{n;p}' |
+	sed 's/\\-/-/g' | grep -oE -- '(^|[ "])-[a-zA-Z]\b|--[a-z][a-z-]*' | tr -d ' "' | sort -u)
+if [ -z "$help_opts" ] || [ -z "$man_opts" ]; then
+	bad "no options found (help: ${help_opts:-none}; page: ${man_opts:-none})"
+elif [ "$help_opts" = "$man_opts" ]; then
+	ok "OPTIONS lists exactly the $(echo "$help_opts" | wc -l) options of --help"
+else
+	bad "OPTIONS and --help differ (< only in --help, > only in the page):"
+	diff <(echo "$help_opts") <(echo "$man_opts") | grep '^[<>]'
+fi
+
+suites=$(grep -rhoE 'DEFINE_SUITE\([0-9]+, *[a-z_0-9]+, *"[^"]+"' "$top/guest" | sed -E 's/.*"([^"]+)"/\1/' | sort -u)
+section=$(sed -n '/^\.SH SUITES/,/^\.SH /p' "$page" | sed -n '/^\.TP/{n;p}' | sed 's/\\-/-/g')
+missing=""
+for s in $suites; do grep -qE "(^|[ \"])$s([ \"]|$)" <<<"$section" || missing+=" $s"; done
+if [ -z "$suites" ]; then
+	bad "no DEFINE_SUITE found under guest/"
+elif [ -z "$missing" ]; then
+	ok "SUITES names all $(echo "$suites" | wc -l) suites the payload defines"
+else
+	bad "SUITES lacks:$missing"
+fi
+
+for s in NAME SYNOPSIS DESCRIPTION OPTIONS SUITES "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
+	grep -qx "\.SH \"*$s\"*" "$page" || bad "no $s section"
+done
+
+if command -v mandoc >/dev/null; then
+	out=$(mandoc -T lint -W all "$page" 2>&1)
+	if [ -z "$out" ]; then ok "mandoc -T lint -W all is clean"; else bad "mandoc -T lint:"; echo "$out"; fi
+elif command -v groff >/dev/null; then
+	out=$(groff -ww -z -man "$page" 2>&1)
+	if [ -z "$out" ]; then ok "groff -ww -z is clean"; else bad "groff -ww -z:"; echo "$out"; fi
+else
+	bad "neither mandoc nor groff is installed (scripts/deps.sh check installs mandoc)"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
