@@ -252,6 +252,16 @@ static json_t *ratio_json(const struct mvm_result *r, uint32_t v)
 	return json_real((double)v / MVM_RATIO_ONE);
 }
 
+/* ABI 4: the block medians per round, in cycles (minivmm-compare's samples). */
+static json_t *rounds_json(const uint64_t *v, uint32_t rounds)
+{
+	json_t *a = json_array();
+
+	for (uint32_t k = 0; k < rounds && k < MVM_RESULT_ROUNDS_MAX; k++)
+		json_array_append_new(a, json_integer((json_int_t)v[k]));
+	return a;
+}
+
 static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
@@ -274,6 +284,8 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 	json_object_set_new(o, "ratio", ratio_json(r, r->ratio));
 	json_object_set_new(o, "ratio_lo", ratio_json(r, r->ratio_lo));
 	json_object_set_new(o, "ratio_hi", ratio_json(r, r->ratio_hi));
+	json_object_set_new(o, "round_medians", rounds_json(r->round_median, r->rounds));
+	json_object_set_new(o, "round_loop_medians", rounds_json(r->round_loop, r->rounds));
 	return o;
 }
 
@@ -377,6 +389,7 @@ int report_json(const struct vm *vm, const char *path, int exit_status)
 
 	for (size_t i = 0; i < vm->results.n; i++)
 		json_array_append_new(recs, record_json(vm, &vm->results.recs[i]));
+	json_object_set_new(root, "abi_version", json_integer(MVM_ABI_VERSION));
 	json_object_set_new(root, "environment", env_json(vm));
 	json_object_set_new(root, "results", recs);
 	json_object_set_new(root, "vmm", vmm_json(vm));

@@ -25,9 +25,27 @@ static int terminated(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
+/* Per-round block medians: the row's inside [min, max], none past `rounds`. */
+static const char *check_round_values(const struct mvm_result *r)
+{
+	if (r->rounds > MVM_RESULT_ROUNDS_MAX)
+		return "more rounds than the record holds values for";
+	for (uint32_t k = 0; k < MVM_RESULT_ROUNDS_MAX; k++) {
+		if (k >= r->rounds && (r->round_median[k] || r->round_loop[k]))
+			return "per-round value past the record's rounds";
+		if (k < r->rounds && (r->round_median[k] < r->min || r->round_median[k] > r->max))
+			return "a round's median outside [min, max]";
+	}
+	return NULL;
+}
+
 /* The fields the interleaved rounds fill (guest/lib/bench.c); NULL if consistent. */
 static const char *check_rounds(const struct mvm_result *r)
 {
+	const char *bad = check_round_values(r);
+
+	if (bad)
+		return bad;
 	if (r->flags & ~MVM_RESULT_FLAGS)
 		return "unknown flags";
 	if ((r->flags & MVM_RESULT_BODY) && (r->flags & MVM_RESULT_IN_NOISE))

@@ -19,6 +19,8 @@
 
 #define BENCH_MAX_ROWS		64
 
+BUILD_BUG_ON(BENCH_ROUNDS > MVM_RESULT_ROUNDS_MAX);
+
 /* The three interleaved arms of a row: the row, the empty loop, the baseline. */
 enum bench_arm { ARM_ROW, ARM_LOOP, ARM_BASE, NR_ARMS };
 
@@ -323,6 +325,10 @@ static u32 submit(const struct bench *b, const struct bench_case *c, const struc
 	r.ratio = m->ratio;
 	r.ratio_lo = m->ratio_lo;
 	r.ratio_hi = m->ratio_hi;
+	for (u32 k = 0; k < m->rounds; k++) {
+		r.round_median[k] = m->block_med[ARM_ROW][k];
+		r.round_loop[k] = m->block_med[ARM_LOOP][k];
+	}
 	result_submit(&r);
 	return result_submitted();
 }

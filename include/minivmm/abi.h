@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define MVM_ABI_VERSION		3
+#define MVM_ABI_VERSION		4
 #define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
 
 /*
@@ -89,6 +89,7 @@ struct mvm_bootinfo {
  * 1/MVM_RATIO_ONE, measured by the guest: the VMM only prints them.
  */
 #define MVM_RESULT_NAME_MAX	48
+#define MVM_RESULT_ROUNDS_MAX	32		/* per-round values a record carries */
 #define MVM_RATIO_ONE		10000u
 #define MVM_RATIO_INF		UINT32_MAX	/* baseline not above the loop in that block */
 
@@ -125,6 +126,9 @@ struct mvm_result {
 	uint32_t ratio;			/* vs baseline: median over rounds, 1/MVM_RATIO_ONE */
 	uint32_t ratio_lo, ratio_hi;	/* its interquartile range over rounds */
 	uint32_t reserved;
+	/* Version 4: per round k < rounds, the block medians the body and ratio come from. */
+	uint64_t round_median[MVM_RESULT_ROUNDS_MAX];	/* the row's; 0 from `rounds` on */
+	uint64_t round_loop[MVM_RESULT_ROUNDS_MAX];	/* the empty loop's; 0 from `rounds` on */
 };
 
 /* Which VMM-side statistic a guest record maps to, for the split report. */

@@ -206,6 +206,10 @@ static struct mvm_result rounds_record(void)
 	r.ratio = 10600;
 	r.ratio_lo = 10200;
 	r.ratio_hi = 10900;
+	for (int k = 0; k < 32; k++) {
+		r.round_median[k] = 2 + (k & 1);
+		r.round_loop[k] = 1;
+	}
 	return r;
 }
 
@@ -248,6 +252,36 @@ START_TEST(test_results_validate_rounds)
 	r = rounds_record();
 	r.reserved = 1;
 	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+}
+END_TEST
+
+/* ABI 4's per-round block medians: inside the row's range, nothing past `rounds`. */
+START_TEST(test_results_validate_round_values)
+{
+	struct mvm_result r = rounds_record();
+	char why[128];
+
+	r.rounds = 20;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "per-round value past the record's rounds");
+	for (int k = 20; k < 32; k++)
+		r.round_median[k] = r.round_loop[k] = 0;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
+	r.round_loop[20] = 1;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.round_median[5] = 6;	/* above max */
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "a round's median outside [min, max]");
+	r.round_median[5] = 0;	/* below min */
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	r = rounds_record();
+	r.rounds = 33;
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "more rounds than the record holds values for");
+	r = rounds_record();
+	r.round_loop[0] = 999;	/* the loop's block medians are not bounded by the row's */
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
 }
 END_TEST
 
@@ -325,6 +359,7 @@ Suite *results_suite(void)
 	tcase_add_test(tc, test_results_validate);
 	tcase_add_test(tc, test_results_validate_reasons);
 	tcase_add_test(tc, test_results_validate_rounds);
+	tcase_add_test(tc, test_results_validate_round_values);
 	tcase_add_test(tc, test_results_format);
 	tcase_add_test(tc, test_results_add);
 	suite_add_tcase(s, tc);
