@@ -35,7 +35,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: FORCE all deps run check unit unit-asan host-tests integration bench peer fuzz fuzz-long clean
-.PHONY: install uninstall
+.PHONY: install uninstall slow-null compare-check deb deb-check
 SHELL := /bin/bash
 all: minivmm guest.elf
 
@@ -110,6 +110,7 @@ host-tests: minivmm guest.elf
 	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
 	$(Q)./tests/host/install.sh
+	$(Q)./tests/compare/compare.sh
 
 integration: all $(B)/minivmm-asan
 	$(Q)./tests/integration/run.sh
@@ -169,20 +170,43 @@ fuzz fuzz-long:
 		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
 	done
 
+# Test-only minivmm with a slower null port (tests/compare/slow_null.c), for
+# checking minivmm-compare on real runs (docs/compare.md). Never installed.
+SLOW_NULL_NS ?= 20000
+$(B)/minivmm-slow-null: $(HOST_OBJS) tests/compare/slow_null.c
+	$(Q)$(CC) $(HOST_CFLAGS) -DSLOW_NULL_NS=$(SLOW_NULL_NS) -Wl,--wrap=bus_dispatch -o $@ \
+		$(HOST_OBJS) tests/compare/slow_null.c $(HOST_LDLIBS)
+slow-null: $(B)/minivmm-slow-null
+
+# minivmm-compare on fresh real runs (a few minutes): docs/compare.md.
+compare-check: all $(B)/minivmm-slow-null
+	$(Q)./scripts/deps.sh bench
+	$(Q)./tests/compare/realdata.sh
+
+# A Debian package (dpkg-deb), and the check that it lints, installs, runs and removes.
+deb: all
+	$(Q)./scripts/make-deb.sh
+deb-check: all
+	$(Q)./scripts/deps.sh deb
+	$(Q)./tests/deb/check-deb.sh
+
 # make install [PREFIX=/usr/local] [DESTDIR=staging]; make uninstall undoes it.
 INSTALL_DOCS := README.md $(wildcard docs/*.md)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 minivmm $(DESTDIR)$(BINDIR)/minivmm
+	install -m 755 scripts/minivmm-compare $(DESTDIR)$(BINDIR)/minivmm-compare
 	install -m 644 guest.elf $(DESTDIR)$(LIBDIR)/guest.elf
 	sed -e 's|/usr/local/lib/minivmm|$(LIBDIR)|g' -e 's|/usr/local/share/doc/minivmm|$(DOCDIR)|g' \
 		minivmm.1 > $(DESTDIR)$(MANDIR)/minivmm.1
 	chmod 644 $(DESTDIR)$(MANDIR)/minivmm.1
+	install -m 644 minivmm-compare.1 $(DESTDIR)$(MANDIR)/minivmm-compare.1
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/minivmm $(DESTDIR)$(BINDIR)/minivmm-compare
 	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(MANDIR)/minivmm.1
+	rm -f $(DESTDIR)$(MANDIR)/minivmm-compare.1
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(INSTALL_DOCS)))
 	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 

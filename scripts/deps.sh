@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Install the Debian packages a minivmm target needs, if any are missing.
-# Usage: scripts/deps.sh build|check|bench|fuzz|peer
+# Usage: scripts/deps.sh build|check|bench|fuzz|peer|deb
 set -euo pipefail
 
 build_pkgs="gcc make pkg-config libelf-dev libjansson-dev"
 case "${1:-build}" in
 build) pkgs="$build_pkgs" ;;
-check) pkgs="$build_pkgs check mandoc" ;;
+check) pkgs="$build_pkgs check mandoc python3 gnuplot-nox" ;;
 bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
 peer) pkgs="$build_pkgs qemu-system-x86 gnuplot-nox python3" ;;
-*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer)" >&2; exit 2 ;;
+deb) pkgs="$build_pkgs dpkg-dev lintian man-db" ;;
+*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer, deb)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# minivmm.1 against `minivmm --help`: every option either lists is in the
-# other, every suite the payload defines is in SUITES, and the page is
-# clean under `mandoc -T lint` (or `groff -ww -z` where mandoc is missing).
+# minivmm.1 against `minivmm --help` and minivmm-compare.1 against its
+# --help: every option either lists is in the other; every suite the payload
+# defines is in minivmm.1's SUITES; both pages are clean under
+# `mandoc -T lint` (or `groff -ww -z` where mandoc is missing).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 page=$top/minivmm.1
@@ -9,20 +10,27 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS: man: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: man: $1"; }
 
-# --help's option lines: "  -c, --cpus N ..." or "      --kvm PATH ...".
-help_opts=$("$top/minivmm" --help | grep -E '^ {2,6}(-[a-zA-Z], )?--[a-z]' |
-	grep -oE '^ *(-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '-[a-zA-Z]\b|--[a-z][a-z-]*' | sort -u)
-# The page's OPTIONS entries: the line after each .TP, with \- unescaped.
-man_opts=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | sed -n '/^\.TP/{n;p}' |
-	sed 's/\\-/-/g' | grep -oE -- '(^|[ "])-[a-zA-Z]\b|--[a-z][a-z-]*' | tr -d ' "' | sort -u)
-if [ -z "$help_opts" ] || [ -z "$man_opts" ]; then
-	bad "no options found (help: ${help_opts:-none}; page: ${man_opts:-none})"
-elif [ "$help_opts" = "$man_opts" ]; then
-	ok "OPTIONS lists exactly the $(echo "$help_opts" | wc -l) options of --help"
-else
-	bad "OPTIONS and --help differ (< only in --help, > only in the page):"
-	diff <(echo "$help_opts") <(echo "$man_opts") | grep '^[<>]'
-fi
+# check_options PAGE COMMAND...: the page's OPTIONS entries (the line after
+# each .TP, \- unescaped) against the option lines of `COMMAND --help`
+# ("  -c, --cpus N ..." or "      --kvm PATH ...").
+check_options() {
+	local page=$1 help_opts man_opts
+	shift
+	help_opts=$("$@" --help | grep -E '^ {2,6}(-[a-zA-Z], )?--[a-z]' |
+		grep -oE '^ *(-[a-zA-Z], )?--[a-z][a-z-]*' | grep -oE -- '-[a-zA-Z]\b|--[a-z][a-z-]*' | sort -u)
+	man_opts=$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$page" | sed -n '/^\.TP/{n;p}' |
+		sed 's/\\-/-/g' | grep -oE -- '(^|[ "])-[a-zA-Z]\b|--[a-z][a-z-]*' | tr -d ' "' | sort -u)
+	if [ -z "$help_opts" ] || [ -z "$man_opts" ]; then
+		bad "$(basename "$page"): no options found (help: ${help_opts:-none}; page: ${man_opts:-none})"
+	elif [ "$help_opts" = "$man_opts" ]; then
+		ok "$(basename "$page"): OPTIONS lists exactly the $(echo "$help_opts" | wc -l) options of --help"
+	else
+		bad "$(basename "$page"): OPTIONS and --help differ (< only in --help, > only in the page):"
+		diff <(echo "$help_opts") <(echo "$man_opts") | grep '^[<>]'
+	fi
+}
+check_options "$page" "$top/minivmm"
+check_options "$top/minivmm-compare.1" "$top/scripts/minivmm-compare"
 
 suites=$(grep -rhoE 'DEFINE_SUITE\([0-9]+, *[a-z_0-9]+, *"[^"]+"' "$top/guest" | sed -E 's/.*"([^"]+)"/\1/' | sort -u)
 section=$(sed -n '/^\.SH SUITES/,/^\.SH /p' "$page" | sed -n '/^\.TP/{n;p}' | sed 's/\\-/-/g')
@@ -40,14 +48,17 @@ for s in NAME SYNOPSIS DESCRIPTION OPTIONS SUITES "EXIT STATUS" ENVIRONMENT FILE
 	grep -qx "\.SH \"*$s\"*" "$page" || bad "no $s section"
 done
 
-if command -v mandoc >/dev/null; then
-	out=$(mandoc -T lint -W all "$page" 2>&1)
-	if [ -z "$out" ]; then ok "mandoc -T lint -W all is clean"; else bad "mandoc -T lint:"; echo "$out"; fi
-elif command -v groff >/dev/null; then
-	out=$(groff -ww -z -man "$page" 2>&1)
-	if [ -z "$out" ]; then ok "groff -ww -z is clean"; else bad "groff -ww -z:"; echo "$out"; fi
-else
-	bad "neither mandoc nor groff is installed (scripts/deps.sh check installs mandoc)"
-fi
+for p in "$page" "$top/minivmm-compare.1"; do
+	n=$(basename "$p")
+	if command -v mandoc >/dev/null; then
+		out=$(mandoc -T lint -W all "$p" 2>&1)
+		if [ -z "$out" ]; then ok "$n: mandoc -T lint -W all is clean"; else bad "$n: mandoc -T lint:"; echo "$out"; fi
+	elif command -v groff >/dev/null; then
+		out=$(groff -ww -z -man "$p" 2>&1)
+		if [ -z "$out" ]; then ok "$n: groff -ww -z is clean"; else bad "$n: groff -ww -z:"; echo "$out"; fi
+	else
+		bad "neither mandoc nor groff is installed (scripts/deps.sh check installs mandoc)"
+	fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,7 +23,7 @@ prefix=$t/usr
 files=(bin/minivmm lib/minivmm/guest.elf share/doc/minivmm/README.md
 	share/doc/minivmm/abi.md)
 [ -f "$top/minivmm.1" ] && files+=(share/man/man1/minivmm.1)
-[ -f "$top/scripts/minivmm-compare" ] && files+=(bin/minivmm-compare)
+[ -f "$top/scripts/minivmm-compare" ] && files+=(bin/minivmm-compare share/man/man1/minivmm-compare.1)
 
 if make -s -C "$t/src" install PREFIX="$prefix" >"$t/log" 2>&1; then
 	ok "make install PREFIX=$prefix"
@@ -38,6 +38,8 @@ expect "--help names the installed payload" \
 	grep -qF "$prefix/lib/minivmm/guest.elf" <("$prefix/bin/minivmm" --help)
 [ -f "$top/minivmm.1" ] && expect "the installed man page names the installed payload" \
 	grep -qF "$prefix/lib/minivmm/guest.elf" "$prefix/share/man/man1/minivmm.1"
+[ -f "$top/scripts/minivmm-compare" ] && expect "minivmm-compare runs installed" \
+	grep -q '^usage: minivmm-compare' <("$prefix/bin/minivmm-compare" --help)
 expect "--version runs installed" grep -q '^minivmm ' <("$prefix/bin/minivmm" --version)
 
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then

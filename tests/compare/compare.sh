@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# minivmm-compare on committed runs (tests/compare/fixtures/, real minivmm
+# --json output of this project's kvm_pvm host, made by realdata.sh):
+# specific verdicts, exit statuses and errors. No KVM needed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cmp=$top/scripts/minivmm-compare
+fx=$top/tests/compare/fixtures
+pass=0 fail=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+ok() { pass=$((pass + 1)); echo "PASS: compare: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: compare: $1"; }
+check() {	# check NAME COMMAND...: the command must succeed
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+# rows NAME FILTER: "suite/case/variant/cplN:verdict;" of rows whose verdict matches
+rows() {
+	python3 -c 'import json, re, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+print("".join(sorted("%s/%s/%s/cpl%d:%s;" % (r["suite"], r["case"], r["variant"], r["cpl"],
+      r["verdict"]) for r in rows if re.fullmatch(sys.argv[2], r["verdict"]))))' "$@"
+}
+count() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$1"; }
+slow_rows="vmexit/pio-in null/user/cpl0:slower;vmexit/pio-in null/user/cpl3:slower;"
+
+# The same build, five runs a side, alternated: nothing beyond the noise.
+"$cmp" --json "$t/same.json" "$fx"/vmexit-old*.json -- "$fx"/vmexit-same*.json >"$t/out"
+st=$?
+check "same build 5+5 runs: exit 0 (got $st)" test $st -eq 0
+check "same build 5+5 runs: 17 rows" test "$(count "$t/same.json")" -eq 17
+got=$(rows "$t/same.json" 'slower|faster')
+check "same build 5+5 runs: no row flagged (got '${got:-none}')" test -z "$got"
+check "same build: the change column shows ~" grep -qE 'cpuid +kvm +0 +1 +0 +[0-9]+ +[0-9]+ +~ ' "$t/out"
+check "same host: no environment difference reported" grep -q '^same host: backend pvm' "$t/out"
+"$cmp" --fail-above 5 "$fx"/vmexit-old*.json -- "$fx"/vmexit-same*.json >/dev/null
+st=$?
+check "same build --fail-above 5: exit 0 (got $st)" test $st -eq 0
+
+# The null port 20 us slower (build/minivmm-slow-null): exactly its two rows.
+"$cmp" --json "$t/slow.json" "$fx"/vmexit-old*.json -- "$fx"/vmexit-slow*.json >"$t/out"
+got=$(rows "$t/slow.json" 'slower|faster')
+check "slowed null port 5+5 runs: flagged exactly '$slow_rows' (got '${got:-none}')" \
+	test "$got" = "$slow_rows"
+check "slowed null port: the change is printed in %" \
+	grep -qE 'pio-in null +user +0 +1 +0 +[0-9]+ +[0-9]+ +\+[0-9.]+% ' "$t/out"
+"$cmp" --fail-above 50 "$fx"/vmexit-old*.json -- "$fx"/vmexit-slow*.json >"$t/out"
+st=$?
+check "--fail-above 50: exit 1 (got $st)" test $st -eq 1
+check "--fail-above 50: names both slowed rows and nothing else" \
+	test "$(grep -c '^FAIL: vmexit pio-in null user [03] 1 0: ' "$t/out")" -eq 2 -a \
+	"$(grep -c '^FAIL:' "$t/out")" -eq 2
+"$cmp" --fail-above 1000 "$fx"/vmexit-old*.json -- "$fx"/vmexit-slow*.json >/dev/null
+st=$?
+check "--fail-above 1000: below the threshold, exit 0 (got $st)" test $st -eq 0
+"$cmp" --old "$fx"/vmexit-old*.json --new "$fx"/vmexit-slow*.json >"$t/out2"
+"$cmp" "$fx"/vmexit-old*.json -- "$fx"/vmexit-slow*.json >"$t/out"
+check "--old/--new gives the same table as OLD -- NEW" cmp -s "$t/out" "$t/out2"
+
+# One run a side: the rounds are the samples; the slowed rows stand out.
+"$cmp" --json "$t/one.json" "$fx/vmexit-old1.json" -- "$fx/vmexit-slow1.json" >"$t/out"
+got=$(rows "$t/one.json" 'slower')
+check "1+1 runs: both slowed rows flagged slower (got '${got:-none}')" \
+	bash -c "[[ '$got' == *'pio-in null/user/cpl0:slower'* && '$got' == *'pio-in null/user/cpl3:slower'* ]]"
+check "1+1 runs: 32 rounds a side are the samples" grep -qE 'pio-in null +user +0 .* 32\+32' "$t/out"
+check "1+1 runs: warns that only within-run noise is known" grep -q 'only within-run noise' "$t/out"
+
+# Rows on one side only are listed, not dropped.
+"$cmp" --json "$t/only.json" "$fx/vmexit-old1.json" -- "$fx/ipi-old1.json" >"$t/out"
+check "vmexit vs ipi: all 17 + 40 rows listed" test "$(count "$t/only.json")" -eq 57
+check "vmexit vs ipi: 17 'only old'" test "$(grep -c ' only old$' "$t/out")" -eq 17
+check "vmexit vs ipi: 40 'only new'" test "$(grep -c ' only new$' "$t/out")" -eq 40
+
+# Environment differences come first (a copy of a real run, environment edited here).
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["environment"].update(backend="svm", host_kernel="6.1.0-test", tsc_khz=2500000)
+json.dump(d, open(sys.argv[2], "w"))' "$fx/vmexit-same1.json" "$t/other-host.json"
+"$cmp" "$fx/vmexit-old1.json" -- "$t/other-host.json" >"$t/out"
+check "different backend, kernel and TSC rate are shown before the table" \
+	bash -c "sed -n 2,4p '$t/out' | tr '\n' '|' | grep -qx 'DIFFERS: backend: old pvm; new svm|DIFFERS: host_kernel: old 6.18.44-fc-v657; new 6.1.0-test|DIFFERS: tsc_khz: old 2100000; new 2500000|'"
+
+# A record without per-round values (ABI 3 and older): its median is one sample.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    del r["round_medians"], r["round_loop_medians"]
+json.dump(d, open(sys.argv[2], "w"))' "$fx/vmexit-old1.json" "$t/abi3.json"
+"$cmp" --json "$t/abi3.json.rows" "$t/abi3.json" -- "$fx/vmexit-slow1.json" >"$t/out"
+st=$?
+check "an ABI 3 run: compared (exit $st), no verdict from 1 sample" \
+	bash -c "[ $st -eq 0 ] && [ -z \"\$(grep -E '(slower|faster)\"' '$t/abi3.json.rows')\" ] && grep -q 'too few samples (1+32)' '$t/out'"
+
+# Bad input: a clear message and status 2.
+bad_input() {	# bad_input NAME NEEDLE ARGS...
+	local name=$1 needle=$2 st
+	shift 2
+	"$cmp" "$@" >"$t/out" 2>"$t/err"
+	st=$?
+	check "$name: status 2 (got $st) and says '$needle'" \
+		bash -c "[ $st -eq 2 ] && grep -qF -- '$needle' '$t/err'"
+}
+echo '{"results": 3}' >"$t/notours.json"
+echo 'not json' >"$t/garbage.json"
+bad_input "missing file" "nonexistent.json: No such file" "$fx/vmexit-old1.json" -- "$t/nonexistent.json"
+bad_input "not JSON" "garbage.json: not JSON" "$fx/vmexit-old1.json" -- "$t/garbage.json"
+bad_input "not a minivmm file" "not a minivmm --json file" "$t/notours.json" -- "$fx/vmexit-old1.json"
+bad_input "no separator" "positional files need a" "$fx/vmexit-old1.json" "$fx/vmexit-old2.json"
+bad_input "no new side" "need at least one old and one new run" "$fx/vmexit-old1.json" --
+
+if command -v gnuplot >/dev/null; then
+	"$cmp" --plot "$t/plot.png" "$fx"/vmexit-old*.json -- "$fx"/vmexit-slow*.json >/dev/null
+	check "--plot writes a PNG" bash -c "[ \"\$(head -c 8 '$t/plot.png' | od -An -tx1 | tr -d ' ')\" = 89504e470d0a1a0a ]"
+else
+	bad "--plot: gnuplot missing (scripts/deps.sh check installs gnuplot-nox)"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
