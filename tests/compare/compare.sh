@@ -26,6 +26,27 @@ print("".join(sorted("%s/%s/%s/cpl%d:%s;" % (r["suite"], r["case"], r["variant"]
 count() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$1"; }
 slow_rows="vmexit/pio-in null/user/cpl0:slower;vmexit/pio-in null/user/cpl3:slower;"
 
+# The statistics against values known in closed form.
+check "U test, t distribution and Holm give textbook values" python3 - "$cmp" <<'PY'
+import importlib.machinery, math, sys
+m = importlib.machinery.SourceFileLoader("cmp", sys.argv[1]).load_module()
+near = lambda a, b: abs(a - b) < 1e-6
+assert near(m.mann_whitney_p([1, 2, 3], [4, 5, 6]), 2 / 20)            # exact: 2 of C(6,3)
+assert near(m.mann_whitney_p([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]), 2 / 252)
+assert near(m.mann_whitney_p([1, 3, 5], [2, 4, 6]), 0.7)                # U = 3 of 9
+assert m.mann_whitney_p([5] * 10, [5] * 10) == 1.0                       # all tied
+assert abs(m.t_two_sided_p(2.7764451, 4) - 0.05) < 1e-6                  # t(0.975, 4)
+assert abs(m.t_two_sided_p(12.7062047, 1) - 0.05) < 1e-6                 # t(0.975, 1)
+assert abs(m.t_quantile(0.05, 10) - 2.2281389) < 1e-5
+p, (lo, hi) = m.welch_log([100, 110, 90], [200, 220, 180])
+assert 0.0005 < p < 0.002 and 1.5 < lo < 2 < hi < 2.6     # log ratio 0.69, sd 0.1
+class R:
+    def __init__(s, p): s.p, s.beyond, s.significant = p, True, False
+rows = [R(0.001), R(0.02), R(0.03), R(0.5)]
+m.holm(rows, 0.05)                                 # thresholds 0.0125, 0.0167, 0.025, 0.05
+assert [r.significant for r in rows] == [True, False, False, False]
+PY
+
 # The same build, five runs a side, alternated: nothing beyond the noise.
 "$cmp" --json "$t/same.json" "$fx"/vmexit-old*.json -- "$fx"/vmexit-same*.json >"$t/out"
 st=$?
