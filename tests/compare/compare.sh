@@ -133,6 +133,10 @@ bad_input "no new side" "need at least one old and one new run" "$fx/vmexit-old1
 if command -v gnuplot >/dev/null; then
 	"$cmp" --plot "$t/plot.png" "$fx"/vmexit-old*.json -- "$fx"/vmexit-slow*.json >/dev/null
 	check "--plot writes a PNG" bash -c "[ \"\$(head -c 8 '$t/plot.png' | od -An -tx1 | tr -d ' ')\" = 89504e470d0a1a0a ]"
+	"$cmp" --plot "$t/only.png" "$fx/vmexit-old1.json" -- "$fx/ipi-old1.json" >/dev/null
+	st=$?
+	check "--plot draws rows found on one side only too (exit $st)" \
+		bash -c "[ $st -eq 0 ] && [ -s '$t/only.png' ]"
 else
 	bad "--plot: gnuplot missing (scripts/deps.sh check installs gnuplot-nox)"
 fi
