@@ -77,6 +77,10 @@ $(B)/selftest/vmm/sandbox.o: vmm/sandbox.c
 $(B)/minivmm-sandbox-test: $(filter-out $(B)/host/vmm/sandbox.o,$(HOST_OBJS)) $(B)/selftest/vmm/sandbox.o
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
+# make bench: the vCPU filter's own cost per ioctl, host-measured (scripts/bench-sandbox.py).
+$(B)/sandbox-cost: $(B)/host/tests/bench/sandbox_cost.o $(B)/host/vmm/sandbox.o $(B)/host/vmm/errmsg.o
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
 guest.elf: $(GUEST_OBJS) guest/guest.lds
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) -o $@ $(GUEST_OBJS)
 
@@ -128,7 +132,7 @@ check:
 
 bench:
 	$(Q)./scripts/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(B)/sandbox-cost
 	$(Q)./scripts/bench.sh
 
 # kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/peer.md.
