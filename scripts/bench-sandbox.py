@@ -72,12 +72,15 @@ def cost_lines(binary, bare_ns):
     # A shared host only ever adds time: the minimum and the lower quartile are the estimates.
     lo = {k: min(v) for k, v in ns.items()}
     q1 = {k: sorted(v)[len(v) // 4] for k, v in ns.items()}
-    return [f"The filter alone (`build/sandbox-cost`, measured by the host, not a guest): "
+    share = sorted({f"{100 * (lo[1] - lo[0]) / bare_ns:.2f}", f"{100 * (q1[1] - q1[0]) / bare_ns:.2f}"},
+                   key=float)
+    added = sorted({f"{lo[1] - lo[0]:.0f}", f"{q1[1] - q1[0]:.0f}"}, key=float)
+    return ["", f"The filter alone (`build/sandbox-cost`, measured by the host, not a guest): "
             f"ioctl(fd, KVM_RUN) on /dev/null, which the kernel refuses at once, in {rounds} "
             f"alternating pairs of processes of {calls} calls each: {lo[0]:.0f} ns without the "
             f"vCPU filter and {lo[1]:.0f} ns with it at best (lower quartiles {q1[0]:.0f} and "
-            f"{q1[1]:.0f} ns), so the filter adds about {lo[1] - lo[0]:.0f}–{q1[1] - q1[0]:.0f} ns "
-            f"per exit: {100 * (lo[1] - lo[0]) / bare_ns:.2f}–{100 * (q1[1] - q1[0]) / bare_ns:.2f}% "
+            f"{q1[1]:.0f} ns), so the filter adds about {'–'.join(added)} ns "
+            f"per exit: {'–'.join(share)}% "
             f"of a bare exit here ({bare_ns:.0f} ns, the guest's bare CPL3 row without the "
             "sandbox, median over rounds).\n"]
 
