@@ -102,4 +102,4 @@ awk '
 		count[kind " " call (detail == "" ? "" : " " detail)]++
 	}
 	END { for (k in count) printf "%-7s %s\n", count[k], k }
-' "$work"/*.log | sort -k2,2 -k3 | awk '{ printf "%-6s %-22s %s\n", $2, $3, $4 " " $5 " " $6 " (" $1 ")" }'
+' "$work"/*.log | sort -b -k2,2 -k3,3 -k4 | awk '{ printf "%-6s %-22s %s\n", $2, $3, $4 " " $5 " " $6 " (" $1 ")" }'
