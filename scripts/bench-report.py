@@ -726,6 +726,11 @@ def main():
             section_stability(runs, repeats), section_vmexit(runs),
             section_ipi(runs), section_flush(runs), section_pvlocks(runs),
             section_failures(runs), section_answer(runs)]
+    # scripts/bench-sandbox.py's section, when make bench ran it (host only).
+    sandbox_md = os.path.join(a.bench_dir, "sandbox.md")
+    if os.path.exists(sandbox_md):
+        with open(sandbox_md) as f:
+            body.insert(3, f.read())
     with open(os.path.join(a.docs_dir, "results.md"), "w") as f:
         f.write("\n".join(head) + "\n" + "\n".join(body))
     print(f"bench-report: wrote {os.path.join(a.docs_dir, 'results.md')}", file=sys.stderr)

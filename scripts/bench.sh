@@ -14,6 +14,8 @@
 #                   the report, runs 2..N go to OUT/repeat-K/, and the report
 #                   gains a table of every headline ratio per run and how far
 #                   each moved from its median. Host /dev/kvm only.
+#   BENCH_SANDBOX_ROUNDS=N  sandbox on/off process pairs for the sandbox's
+#                   cost (scripts/bench-sandbox.py, default 6; host only)
 #   BENCH_REPEAT_QUICK=1  runs 2..N use the reduced matrix while run 1 stays
 #                   the full one: the headline ratios all come from the
 #                   reduced matrix's runs, so the full report gains the
@@ -48,6 +50,10 @@ run_host() {
 	echo "bench: using this host's /dev/kvm" >&2
 	echo host >"$out/source"
 	"$top/scripts/bench-matrix.sh" "$top/minivmm" "$top/guest.elf" "$out" "${extra[@]}"
+	# The seccomp sandbox's cost: the headline ratio with and without it, alternated.
+	python3 "$top/scripts/bench-sandbox.py" --rounds "${BENCH_SANDBOX_ROUNDS:-6}" \
+		--cost "$top/build/sandbox-cost" \
+		"$top/minivmm" "$top/guest.elf" "$out" >/dev/null
 	for ((k = 2; k <= ${BENCH_REPEAT:-1}; k++)); do
 		echo "bench: repeat $k of $BENCH_REPEAT" >&2
 		BENCH_QUICK=${BENCH_REPEAT_QUICK:-${BENCH_QUICK:-0}} \
@@ -76,7 +82,7 @@ run_nested() {
 
 mkdir -p "$out"
 if ((!report_only)); then
-	rm -rf "$out"/*.json "$out"/*.log "$out"/*.status "$out"/repeat-*
+	rm -rf "$out"/*.json "$out"/*.log "$out"/*.status "$out"/repeat-* "$out"/sandbox "$out"/sandbox.md
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		run_host
 	elif ((nested_ok)); then

@@ -80,7 +80,8 @@ static int open_dev(const char *path, char *err, size_t errlen)
 	if (errno == ENOENT)
 		errmsg(err, errlen, "%s does not exist: this host offers no KVM (load kvm_intel, kvm_amd or kvm_pvm, or run on a host with virtualisation)", path);
 	else if (errno == EACCES || errno == EPERM)
-		errmsg(err, errlen, "%s: permission denied (add yourself to group 'kvm' or run as root)", path);
+		errmsg(err, errlen, "%s: permission denied: minivmm needs read-write access, not root "
+		       "(join group 'kvm', or have root run: setfacl -m u:$USER:rw %s)", path, path);
 	else if (errno == ENODEV || errno == ENXIO)
 		errmsg(err, errlen, "%s: no KVM driver behind the device node (%s)", path, strerror(errno));
 	else

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* minivmm: boot an ELF payload on /dev/kvm and report what it measured. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vmm/options.h"
 #include "vmm/payload.h"
@@ -38,13 +41,21 @@ int main(int argc, char **argv)
 		vm_destroy(&vm);
 		return 2;
 	}
+	/* Opened now: the sandbox lets the main thread write files, not open them. */
+	if (cfg.json_path &&
+	    (vm.json_fd = open(cfg.json_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+		fprintf(stderr, "minivmm: cannot write %s: %s\n", cfg.json_path, strerror(errno));
+		vm_destroy(&vm);
+		return 2;
+	}
+	report_prepare();
 	report_banner(&vm, stdout);
 	status = vm_run(&vm);
 	ratelimit_summary(&vm.guest_msgs, stderr);
 	report_results(&vm, stdout);
 	if (cfg.stats)
 		report_stats(&vm, stdout);
-	if (cfg.json_path && report_json(&vm, cfg.json_path, status) && !status)
+	if (vm.json_fd >= 0 && report_json(&vm, cfg.json_path, status) && !status)
 		status = 2;
 	if (vm.results.rejected && !status) {
 		fprintf(stderr, "minivmm: %llu result record(s) were rejected; exiting 1\n",

@@ -27,6 +27,7 @@ enum {
 	OPT_HV_XMM_PATH,
 	OPT_PIN,
 	OPT_KVM,
+	OPT_NO_SANDBOX,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
+	{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -78,11 +80,14 @@ void options_usage(FILE *f)
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
 "      --pin LIST        pin vCPU threads to host CPUs, e.g. 0,1 or 0-1 or 0,0,0,0;\n"
 "                        vCPU i gets entry i mod length\n"
+"      --no-sandbox      no seccomp filters, no no_new_privs (for debugging;\n"
+"                        default: each thread sandboxed once setup is done)\n"
 "  -h, --help            this text\n"
 "      --version         print the version\n"
 "\n"
 "Exit status: the kernel's (0 = its tests passed); 2 = bad option, file or host;\n"
-"3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out.\n"
+"3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out;\n"
+"159 = the sandbox stopped a forbidden system call (stderr names it).\n"
 "A Multiboot kernel's `outl` to port 0xf4 is its status as is; QEMU's\n"
 "isa-debug-exit would exit with (code << 1) | 1 instead (1 = passed).\n",
 		payload_installed_path(), VMM_MAX_VCPUS, (unsigned long long)(MVM_RAM_MIN >> 20),
@@ -191,6 +196,7 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->hyperv = true;
 	cfg->hv_xmm = true;
 	cfg->xmm_path = XMM_PATH_AUTO;
+	cfg->sandbox = true;
 	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
 		cfg->pin[i] = -1;
 }
@@ -265,6 +271,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
+	case OPT_NO_SANDBOX: cfg->sandbox = false; return OPTIONS_OK;
 	case OPT_HV_XMM_PATH:
 		if (!strcmp(arg, "ioctl"))
 			cfg->xmm_path = XMM_PATH_IOCTL;

@@ -36,6 +36,7 @@ struct vm_config {
 	const char *json_path;
 	int pin[VMM_MAX_VCPUS];		/* host CPU per vCPU, -1 = unpinned */
 	bool pinned;
+	bool sandbox;			/* seccomp filters after setup (--no-sandbox: off) */
 	char cmdline[MVM_CMDLINE_MAX];
 };
 

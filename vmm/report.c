@@ -5,14 +5,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hv/hv.h"
 #include "vmm/report.h"
+#include "vmm/sandbox.h"
 #include "vmm/version.h"
 
 static double cyc_to_ns(const struct vm *vm, double cycles)
 {
 	return vm->tsc_khz ? cycles * 1e6 / (double)vm->tsc_khz : 0;
+}
+
+void report_prepare(void)
+{
+	/* jansson seeds its hash from /dev/urandom on first use; the sandbox would refuse that open. */
+	json_object_seed(0);
 }
 
 void report_banner(const struct vm *vm, FILE *f)
@@ -31,6 +39,7 @@ void report_banner(const struct vm *vm, FILE *f)
 		fprintf(f, " (xmm input %s, path %s)", vm->cfg.hv_xmm ? "on" : "off",
 			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
+	fprintf(f, "minivmm: sandbox %s\n", sandbox_banner(vm));
 	if (vm->hv) {
 		char why[160];
 
@@ -382,9 +391,27 @@ static json_t *suppressed_json(const struct vm *vm)
 	return o;
 }
 
+/* The whole document, or -1 with errno; a short write is retried, never dropped. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* To vm->json_fd (main.c opened it before the sandbox), which this closes. */
 int report_json(const struct vm *vm, const char *path, int exit_status)
 {
 	json_t *root = json_object(), *recs = json_array();
+	char *text;
 	int ret;
 
 	for (size_t i = 0; i < vm->results.n; i++)
@@ -398,9 +425,15 @@ int report_json(const struct vm *vm, const char *path, int exit_status)
 	json_object_set_new(root, "suppressed_messages", suppressed_json(vm));
 	json_object_set_new(root, "unclaimed_accesses",
 			    json_integer((json_int_t)atomic_load(&vm->bus.unclaimed)));
-	ret = json_dump_file(root, path, JSON_INDENT(1) | JSON_SORT_KEYS);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
+	json_decref(root);
+	errno = ENOMEM;
+	ret = text ? write_all(vm->json_fd, text, strlen(text)) : -1;
+	free(text);
+	/* close() too reports a failed write-back (NFS, a full disk). */
+	if (close(vm->json_fd))
+		ret = -1;
 	if (ret)
 		fprintf(stderr, "minivmm: cannot write %s: %s\n", path, strerror(errno));
-	json_decref(root);
-	return ret ? -1 : 0;
+	return ret;
 }

@@ -6,6 +6,8 @@
 
 #include "vmm/vm.h"
 
+/* Before the sandbox: what the reports would otherwise open at the end. */
+void report_prepare(void);
 void report_banner(const struct vm *vm, FILE *f);
 void report_results(const struct vm *vm, FILE *f);
 void report_stats(const struct vm *vm, FILE *f);

@@ -21,6 +21,7 @@
 
 #include "vmm/exits.h"
 #include "vmm/multiboot.h"
+#include "vmm/sandbox.h"
 #include "vmm/vcpu.h"
 #include "vmm/x86.h"
 
@@ -250,10 +251,18 @@ static void run_loop(struct vcpu *v)
 static void *vcpu_thread(void *arg)
 {
 	struct vcpu *v = arg;
+	char err[160];
 
 	pin_thread(v);
 	if (set_kvm_sigmask(v)) {
 		vcpu_fail(v, "KVM_SET_SIGNAL_MASK: %s", strerror(errno));
+		return NULL;
+	}
+	if (sandbox_vcpu(v, err, sizeof(err))) {
+		pthread_mutex_lock(&v->vm->out_lock);
+		fprintf(stderr, "minivmm: vCPU %u: %s\n", v->index, err);
+		pthread_mutex_unlock(&v->vm->out_lock);
+		vm_request_stop(v->vm, 2);
 		return NULL;
 	}
 	run_loop(v);

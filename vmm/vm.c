@@ -20,6 +20,7 @@
 #include "vmm/loader.h"
 #include "vmm/msr.h"
 #include "vmm/multiboot.h"
+#include "vmm/sandbox.h"
 #include "vmm/vcpu.h"
 #include "vmm/vm.h"
 #include "vmm/x86.h"
@@ -221,6 +222,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	vm->cfg = *cfg;
 	vm->fd = -1;
 	vm->kvm.fd = -1;
+	vm->json_fd = -1;
 	vm->main_thread = pthread_self();
 	pthread_mutex_init(&vm->out_lock, NULL);
 	ratelimit_init(&vm->guest_msgs);
@@ -274,6 +276,8 @@ static void block_signals(sigset_t *waitset)
 	sigdelset(&all, SIGFPE);
 	sigdelset(&all, SIGILL);
 	sigdelset(&all, SIGABRT);
+	/* A blocked SIGSYS would kill without the sandbox's message. */
+	sigdelset(&all, SIGSYS);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 }
 
@@ -351,6 +355,10 @@ int vm_run(struct vm *vm)
 
 	vm->main_thread = pthread_self();
 	block_signals(&waitset);
+	if (vm->cfg.sandbox && sandbox_prepare(err, sizeof(err))) {
+		fprintf(stderr, "minivmm: %s\n", err);
+		return 2;
+	}
 	vm->stats.start_tsc = vcpu_rdtsc();
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i], err, sizeof(err))) {
@@ -358,6 +366,11 @@ int vm_run(struct vm *vm)
 			vm_request_stop(vm, 2);
 			break;
 		}
+	}
+	/* Every thread exists and every file is open: from here on, only waiting and reporting. */
+	if (sandbox_main(vm, err, sizeof(err))) {
+		say(vm, "minivmm: %s; stopping (exit %u)\n", err, 2);
+		vm_request_stop(vm, 2);
 	}
 	wait_for_stop(vm, &waitset);
 	vm->stuck = !join_vcpus(vm);

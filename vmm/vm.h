@@ -80,6 +80,7 @@ struct vm {
 	struct results results;
 	struct vm_stats stats;
 	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */
+	int json_fd;			/* --json FILE, opened before the sandbox; -1 = none */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);

@@ -42,7 +42,7 @@ chmod 600 "$t/kvm-noperm"
 cp "$elf" "$t/guest.elf"
 chmod 755 "$t"
 chmod 644 "$t/guest.elf"
-check "KVM device without permission" 2 "permission denied (add yourself to group 'kvm' or run as root)" -- \
+check "KVM device without permission" 2 "permission denied: minivmm needs read-write access, not root (join group 'kvm'" -- \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$vmm" --kvm "$t/kvm-noperm" "$t/guest.elf"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

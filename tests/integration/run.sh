@@ -36,6 +36,7 @@ done
 nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure failure
 	local files=(--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration")
 	[ -n "$asan" ] && files+=(--file "$asan")
+	[ -x "$top/build/minivmm-sandbox-test" ] && files+=(--file "$top/build/minivmm-sandbox-test")
 	"$top/tests/nested/run-nested.sh" --timeout "$limit" "${files[@]}" \
 		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1
 	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Least privilege: once setup is over, each thread enters a seccomp filter
+ * (libseccomp) that allows only what its kind still needs. A call outside
+ * it traps (SIGSYS): one line on stderr naming the call, then exit
+ * SANDBOX_EXIT_STATUS. docs/robustness.md has the threat model.
+ */
+#ifndef VMM_SANDBOX_H
+#define VMM_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* 128 + SIGSYS, what a shell shows for a process the kernel killed with SIGSYS. */
+#define SANDBOX_EXIT_STATUS	159
+
+struct vm;
+struct vcpu;
+
+/* What a filter is built from: the fds its thread owns. -1 = none. */
+struct sandbox_fds {
+	int vcpu_fd;		/* vCPU thread: its own vCPU */
+	int vm_fd;		/* vCPU thread: KVM_SIGNAL_MSI for Hyper-V IPIs, if hv */
+	int out_fd;		/* main thread: the --json file */
+	bool hv;		/* the Hyper-V layer is on: its ioctls are needed */
+};
+
+/*
+ * From the main thread before any vCPU thread exists: no_new_privs (the
+ * threads inherit it) and the SIGSYS handler. 0, or -1 with err set.
+ */
+int sandbox_prepare(char *err, size_t errlen);
+/* Enter the vCPU or main thread's filter. 0, or -1 with err set. */
+int sandbox_enter_vcpu(const struct sandbox_fds *fds, char *err, size_t errlen);
+int sandbox_enter_main(const struct sandbox_fds *fds, char *err, size_t errlen);
+
+/* The minivmm side: which fds a vCPU or the main thread owns, and the banner's words. */
+int sandbox_vcpu(struct vcpu *v, char *err, size_t errlen);
+int sandbox_main(struct vm *vm, char *err, size_t errlen);
+const char *sandbox_banner(const struct vm *vm);
+
+/*
+ * The line the SIGSYS handler writes, built without stdio or allocation
+ * (async-signal-safe): "minivmm: sandbox: forbidden system call NAME (NR)
+ * in the THREAD thread; exiting 159 ...". Returns its length.
+ */
+size_t sandbox_format_denial(char *buf, size_t len, long nr, unsigned int arch, bool main_thread);
+/* The x86-64 name of a system call number, or NULL. */
+const char *sandbox_syscall_name(long nr);
+
+#endif
