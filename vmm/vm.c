@@ -268,6 +268,8 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	if (vm->kind == IMAGE_MULTIBOOT)
 		return setup_multiboot(vm, err, errlen);
 	fill_bootinfo(vm, info.image_end);
+	/* guest.elf puts its per-vCPU stacks and data there (docs/abi.md). */
+	mem_small_pages_from(&vm->mem, info.image_end);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <minivmm/abi.h>
 
 #include "lib/boot.h"
+#include "lib/bootmem.h"
 #include "lib/hv.h"
 #include "lib/printf.h"
 #include "lib/processor.h"
@@ -65,7 +66,13 @@ static void setup(u32 seconds)
 {
 	u64 khz = measured_tsc_khz();
 
-	memset(stress_cpus, 0, sizeof(stress_cpus));
+	/* Boot memory comes zeroed: clear it only for a second run. */
+	if (!stress_cpus)
+		stress_cpus = bootmem_must_alloc((u64)boot_nr_cpus * sizeof(*stress_cpus),
+						 __alignof__(struct stress_cpu), "stress counters");
+	else
+		memset(stress_cpus, 0, (u64)boot_nr_cpus * sizeof(*stress_cpus));
+	stress_ops_init(boot_nr_cpus);
 	memset(&stress_ctl, 0, sizeof(stress_ctl));
 	stress_ctl.nr = boot_nr_cpus;
 	stress_ctl.xmm = hv_xmm_input_available() && (boot_info->features & MVM_F_HV_XMM_INPUT);
@@ -211,6 +218,11 @@ static void suite_stress(const char *arg)
 	}
 	if (!hv_detect() || hv_enable_hypercalls(&why)) {
 		report_skip("stress", "no Hyper-V hypercalls (minivmm --no-hyperv?)");
+		return;
+	}
+	if (boot_nr_cpus > STRESS_MAX_SENDERS) {
+		report_skip("stress", "%u vCPUs: one vector per sender covers %u", boot_nr_cpus,
+			    STRESS_MAX_SENDERS);
 		return;
 	}
 	setup(seconds);

@@ -13,6 +13,7 @@
 #include "lib/types.h"
 
 #define STRESS_VEC_BASE		0x40	/* ..0x7f: one vector per sender */
+#define STRESS_MAX_SENDERS	64
 /*
  * Above SMP_CALL_VECTOR on purpose: one pending when an smp_call() IPI
  * arrives is taken first, so a synchronous smp_call() to a vCPU proves it
@@ -66,9 +67,12 @@ struct stress_ctl {
 	u32 stall_reporter;		/* 1 + the vCPU that reported the stall */
 };
 
-extern struct stress_cpu stress_cpus[GUEST_MAX_VCPUS];
+/* stress_ctl.nr entries, taken from boot memory on the suite's first run. */
+extern struct stress_cpu *stress_cpus;
 extern struct stress_ctl stress_ctl;
 
+/* stress_ops.c: the per-vCPU input blocks, once (boot memory). */
+void stress_ops_init(u32 nr);
 /* stress_ops.c: issue one call of `op` and return RAX; *want is the right RAX. */
 u64 stress_ipi(u32 me, enum stress_op op, u64 targets, u64 *want);
 u64 stress_flush(u32 me, enum stress_op op, u64 *want);

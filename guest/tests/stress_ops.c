@@ -7,6 +7,7 @@
  */
 #include <hv/tlfs.h>
 
+#include "lib/bootmem.h"
 #include "lib/hv.h"
 #include "lib/string.h"
 #include "tests/stress.h"
@@ -16,7 +17,14 @@
 #define MAX_REPS	8
 #define XMM_LIST_REPS	11	/* FlushList: 3 header qwords + 11 fill the registers */
 
-static u64 stress_in[GUEST_MAX_VCPUS][BLOCK_QWORDS] __aligned(4096);
+static u64 (*stress_in)[BLOCK_QWORDS];
+
+void stress_ops_init(u32 nr)
+{
+	if (!stress_in)
+		stress_in = bootmem_must_alloc((u64)nr * sizeof(*stress_in), 4096,
+					       "stress input blocks");
+}
 
 static const char *const op_names[NR_STRESS_OPS] = {
 	"SendIpi/regular", "SendIpi/fast", "SendIpiEx/regular", "SendIpiEx/xmm-fast",

@@ -37,7 +37,7 @@ enum nap_until {
 	UNTIL_ALL_DONE,		/* every vCPU finished (vCPU 0) */
 };
 
-struct stress_cpu stress_cpus[GUEST_MAX_VCPUS];
+struct stress_cpu *stress_cpus;
 struct stress_ctl stress_ctl;
 
 /* Wake `t` if it is napping (or about to): its nap re-checks after this. */
