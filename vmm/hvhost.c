@@ -58,30 +58,48 @@ struct flush_wait {
 	unsigned int ticket;
 };
 
+/* Room for one more waiter: grown by doubling, so a caller holds what its largest flush needed. */
+static int flush_waits_reserve(struct vcpu *self, unsigned int need)
+{
+	unsigned int cap = self->flush_waits_cap ? self->flush_waits_cap : 16;
+	struct flush_wait *w;
+
+	if (need <= self->flush_waits_cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	w = realloc(self->flush_waits, (size_t)cap * sizeof(*w));
+	if (!w)
+		return -1;
+	self->flush_waits = w;
+	self->flush_waits_cap = cap;
+	return 0;
+}
+
 static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_vpmask *set)
 {
 	struct vm *vm = opaque;
 	struct vcpu *self = &vm->vcpus[caller];
 	unsigned int n = vm->cfg.nr_vcpus, nr_wait = 0;
 
-	/* Sized by the VM, taken once per caller: only its own thread uses it. */
-	if (!self->flush_waits) {
-		self->flush_waits = calloc(n, sizeof(*self->flush_waits));
-		if (!self->flush_waits)
-			return -1;
-	}
 	/* Ask everyone first, then wait: the targets flush in parallel. */
 	for (unsigned int i = 0; i < n; i++) {
-		struct flush_wait *w = &self->flush_waits[nr_wait];
+		unsigned int ticket;
 		bool must_wait;
 
 		if (!hv_vpmask_test(set, i))
 			continue;
-		vcpu_flush_tlb_begin(&vm->vcpus[i], &w->ticket, &must_wait);
-		if (must_wait) {
-			w->vcpu = i;
-			nr_wait++;
+		vcpu_flush_tlb_begin(&vm->vcpus[i], &ticket, &must_wait);
+		if (!must_wait)
+			continue;
+		if (flush_waits_reserve(self, nr_wait + 1)) {
+			/* No room to remember it: wait for this one now. */
+			vcpu_flush_tlb_wait(&vm->vcpus[i], ticket);
+			continue;
 		}
+		self->flush_waits[nr_wait].vcpu = i;
+		self->flush_waits[nr_wait].ticket = ticket;
+		nr_wait++;
 	}
 	/* Blocked in user space: publish "preempted" for the waiting caller. */
 	pvtime_hold_begin(self);

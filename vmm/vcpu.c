@@ -285,6 +285,7 @@ void vcpu_destroy(struct vcpu *v)
 		close(v->fd);
 	free(v->flush_waits);
 	v->flush_waits = NULL;
+	v->flush_waits_cap = 0;
 	v->run = NULL;
 	v->fd = -1;
 }

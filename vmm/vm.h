@@ -49,6 +49,7 @@ struct vcpu {
 	atomic_uint pause_us;		/* how long the next pause holds it out */
 	atomic_uint pause_ack;		/* bumped when a pause begins (a futex word) */
 	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
+	unsigned int flush_waits_cap;
 	struct pvtime pv;
 	struct vcpu_stats stats;
 	char line[CONSOLE_LINE_MAX];	/* console: this vCPU's unfinished line */
