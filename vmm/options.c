@@ -198,9 +198,12 @@ int options_pin_cpu(const struct vm_config *cfg, unsigned int index)
 
 uint64_t options_default_mem(unsigned int nr_vcpus)
 {
-	if (nr_vcpus <= 64)
-		return VMM_DEFAULT_MEM;
-	return VMM_DEFAULT_MEM + (uint64_t)(nr_vcpus - 64) * VMM_DEFAULT_MEM_PER_VCPU;
+	uint64_t mem = VMM_DEFAULT_MEM;
+
+	if (nr_vcpus > 64)
+		mem += (uint64_t)(nr_vcpus - 64) * VMM_DEFAULT_MEM_PER_VCPU;
+	/* A count no KVM takes is refused later, naming KVM's limit: keep RAM legal. */
+	return mem < MVM_RAM_MAX ? mem : MVM_RAM_MAX;
 }
 
 static enum options_result parse_mem(const char *arg, struct vm_config *cfg,

@@ -210,6 +210,7 @@ START_TEST(test_default_mem_grows)
 	ck_assert_uint_eq(options_default_mem(65), (64ULL << 20) + (64ULL << 10));
 	ck_assert_uint_eq(options_default_mem(1024), (64ULL << 20) + 960 * (64ULL << 10));
 	ck_assert_uint_le(options_default_mem(4096), MVM_RAM_MAX);
+	ck_assert_uint_eq(options_default_mem(VMM_CPUS_PARSE_MAX), MVM_RAM_MAX);
 }
 END_TEST
 
