@@ -26,6 +26,13 @@
 #include "tests/stress.h"
 
 #define NAP_TICKS		200000	/* one-shot: 200 us at KVM's 1 GHz APIC bus */
+/*
+ * Past BIG_VM vCPUs the second chance comes later: hundreds of halted
+ * vCPUs each woken every 200 us would keep the host CPUs busy with wake-ups
+ * and starve the vCPUs with work (vCPU 0 posting the start, senders).
+ */
+#define NAP_TICKS_BIG		(10 * NAP_TICKS)
+#define GO_WAIT_TICKS		100000000	/* 100 ms: vCPU 0's IPI is what ends it */
 #define START_WAIT_US		5000000
 #define START_WAIT_US_PER_VCPU	20000
 #define AWAKE_POLL_US		100
@@ -183,7 +190,7 @@ static void nap(u32 me, enum nap_until until)
 		irq_enable();
 		return;
 	}
-	wrmsr(MSR_X2APIC_TIMER_INIT, NAP_TICKS);
+	wrmsr(MSR_X2APIC_TIMER_INIT, stress_ctl.nr > BIG_VM ? NAP_TICKS_BIG : NAP_TICKS);
 	safe_halt();
 	WRITE_ONCE(c->sleeping, 0);
 }
@@ -329,7 +336,7 @@ static void wait_for_go(void)
 		irq_disable();
 		if (load_acquire(&stress_ctl.go) || READ_ONCE(stress_ctl.stop) || rdtsc() > end)
 			break;
-		wrmsr(MSR_X2APIC_TIMER_INIT, NAP_TICKS);	/* a second chance */
+		wrmsr(MSR_X2APIC_TIMER_INIT, GO_WAIT_TICKS);	/* a second chance */
 		safe_halt();
 	}
 }
