@@ -150,8 +150,16 @@ check:
 
 bench:
 	$(Q)./scripts/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory all $(B)/sandbox-cost
+	$(Q)$(MAKE) --no-print-directory all $(B)/sandbox-cost $(B)/bench-vpset
 	$(Q)./scripts/bench.sh
+	$(Q)python3 scripts/bench-scale.py --vmm ./minivmm --elf guest.elf --decode $(B)/bench-vpset \
+		--out $(B)/bench/scale --docs docs --max-cpus $(BENCH_SCALE_MAX) --tree-rev $(GIT_REV)
+
+# The scale part of make bench (docs/scale.md): up to this many vCPUs.
+BENCH_SCALE_MAX ?= 1024
+# The Hyper-V layer's VP-set decode, timed on the host (docs/scale.md).
+$(B)/bench-vpset: tests/bench/vpset_decode.c $(filter $(B)/host/hv/%,$(LIB_OBJS))
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ -lpthread
 
 # kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/peer.md.
 PEER_ROUNDS ?= 5

@@ -9,6 +9,7 @@
  */
 #include "lib/apic.h"
 #include "lib/boot.h"
+#include "lib/bootmem.h"
 #include "lib/exit.h"
 #include "lib/extable.h"
 #include "lib/gdt.h"
@@ -19,7 +20,9 @@
 #include "lib/timing.h"
 #include "suite.h"
 
+/* Every vCPU's CPL0 boot path is emulated on kvm_pvm: allow for each one. */
 #define BOOT_ONLINE_TIMEOUT_US	5000000
+#define BOOT_ONLINE_US_PER_VCPU	50000
 
 __noreturn void guest_main(u32 cpu, const struct mvm_bootinfo *bi);
 
@@ -38,9 +41,12 @@ static void boot_prepare(const struct mvm_bootinfo *bi)
 
 	if (why)
 		boot_refuse(why);
+	if (!bootmem_init(bi))
+		boot_refuse("not enough RAM above the image for a stack block per vCPU: give more --mem");
 	if (!apic_x2apic_supported())
 		boot_refuse("no x2APIC in CPUID (the VMM must expose it)");
 	bootinfo_adopt(bi);
+	percpu_init(bootmem_stack_base(bi), bi->nr_vcpus);
 	idt_build();
 	smp_init();
 	store_release(&shared_state_ready, 1);
@@ -67,9 +73,11 @@ static void print_banner(void)
 
 static void wait_for_vcpus(void)
 {
-	if (!wait_until(smp_online_count() >= boot_nr_cpus, BOOT_ONLINE_TIMEOUT_US))
-		report_fail("boot", "only %u of %u vCPUs came online within %u ms",
-			    smp_online_count(), boot_nr_cpus, BOOT_ONLINE_TIMEOUT_US / 1000);
+	u64 limit_us = BOOT_ONLINE_TIMEOUT_US + (u64)boot_nr_cpus * BOOT_ONLINE_US_PER_VCPU;
+
+	if (!wait_until(smp_online_count() >= boot_nr_cpus, limit_us))
+		report_fail("boot", "only %u of %u vCPUs came online within %lu ms",
+			    smp_online_count(), boot_nr_cpus, limit_us / 1000);
 }
 
 __noreturn void guest_main(u32 cpu, const struct mvm_bootinfo *bi)

@@ -686,6 +686,16 @@ def machine_line(runs):
             f"(run {run.name})")
 
 
+def section_scale():
+    """Past 64 vCPUs: measured by bench-scale.py in the same make bench, into its own page."""
+    return ("## Scale: past 64 vCPUs\n\n"
+            "Launch to all vCPUs online and minivmm's resident memory against the vCPU count "
+            "(1 to 1024), the `stress` storm at 256 and 1024 vCPUs with RSS sampled through it, "
+            "and the VMM's decode of a full 1024-VP sparse set: [scale.md](scale.md), written by "
+            "scripts/bench-scale.py right after this report in the same `make bench`. The ipi and "
+            "flush suites' curves above stop at 8 vCPUs (their target masks are 64-bit).\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", required=True, choices=sorted(SOURCES))
@@ -725,7 +735,7 @@ def main():
     body = [section_environment(runs), section_ratios(runs),
             section_stability(runs, repeats), section_vmexit(runs),
             section_ipi(runs), section_flush(runs), section_pvlocks(runs),
-            section_failures(runs), section_answer(runs)]
+            section_failures(runs), section_answer(runs), section_scale()]
     # scripts/bench-sandbox.py's section, when make bench ran it (host only).
     sandbox_md = os.path.join(a.bench_dir, "sandbox.md")
     if os.path.exists(sandbox_md):

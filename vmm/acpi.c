@@ -20,12 +20,21 @@ _Static_assert(offsetof(struct acpi_fadt, flags) == 112, "FADT flags at offset 1
 #define MADT_PCAT_COMPAT	(1u << 0)	/* 8259 PICs present (KVM's in-kernel ones) */
 #define MADT_LAPIC		0
 #define MADT_IOAPIC		1
+#define MADT_X2APIC		9	/* ACPI 4.0+: 32-bit APIC ID and processor UID */
+#define MADT_XAPIC_MAX_ID	254	/* 0xff is xAPIC broadcast: from there x2APIC entries */
+#define MADT_REVISION_X2APIC	3	/* the MADT revision of ACPI 4.0 */
 #define MADT_LAPIC_ENABLED	(1u << 0)
 #define SCI_IRQ			9
 
 struct madt_lapic {
 	uint8_t type, length, processor_id, apic_id;
 	uint32_t flags;
+} __attribute__((packed));
+
+struct madt_x2apic {
+	uint8_t type, length;
+	uint16_t reserved;
+	uint32_t x2apic_id, flags, processor_uid;
 } __attribute__((packed));
 
 struct madt_ioapic {
@@ -106,10 +115,37 @@ static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port)
 	       put(mem, ACPI_FADT_GPA, &f, sizeof(f));
 }
 
+static size_t madt_cpu_entry_size(unsigned int apic_id)
+{
+	return apic_id <= MADT_XAPIC_MAX_ID ? sizeof(struct madt_lapic) : sizeof(struct madt_x2apic);
+}
+
+size_t acpi_madt_size(unsigned int nr_cpus)
+{
+	size_t len = sizeof(struct acpi_header) + 8 + sizeof(struct madt_ioapic);
+
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		len += madt_cpu_entry_size(i);
+	return len;
+}
+
+/* One entry for the vCPU with APIC ID = processor UID = i; returns its size. */
+static size_t put_cpu_entry(uint8_t *p, unsigned int i)
+{
+	struct madt_lapic l = { MADT_LAPIC, sizeof(l), (uint8_t)i, (uint8_t)i, MADT_LAPIC_ENABLED };
+	struct madt_x2apic x = { MADT_X2APIC, sizeof(x), 0, i, MADT_LAPIC_ENABLED, i };
+
+	if (i <= MADT_XAPIC_MAX_ID) {
+		memcpy(p, &l, sizeof(l));
+		return sizeof(l);
+	}
+	memcpy(p, &x, sizeof(x));
+	return sizeof(x);
+}
+
 static int build_madt(struct guest_mem *mem, unsigned int nr_cpus)
 {
-	size_t len = sizeof(struct acpi_header) + 8 + sizeof(struct madt_ioapic) +
-		     nr_cpus * sizeof(struct madt_lapic);
+	size_t len = acpi_madt_size(nr_cpus);
 	uint8_t *buf = calloc(1, len);
 	struct madt_ioapic io = { MADT_IOAPIC, sizeof(io), 0, 0, ACPI_IOAPIC_GPA, 0 };
 	uint32_t lapic_flags[2] = { ACPI_LAPIC_GPA, MADT_PCAT_COMPAT };
@@ -120,14 +156,11 @@ static int build_madt(struct guest_mem *mem, unsigned int nr_cpus)
 		return -1;
 	memcpy(buf + off, lapic_flags, sizeof(lapic_flags));
 	off += sizeof(lapic_flags);
-	for (unsigned int i = 0; i < nr_cpus; i++, off += sizeof(struct madt_lapic)) {
-		struct madt_lapic l = { MADT_LAPIC, sizeof(l), (uint8_t)i, (uint8_t)i,
-					MADT_LAPIC_ENABLED };
-
-		memcpy(buf + off, &l, sizeof(l));
-	}
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		off += put_cpu_entry(buf + off, i);
 	memcpy(buf + off, &io, sizeof(io));
-	fill_header((struct acpi_header *)buf, "APIC", (uint32_t)len, 1);
+	fill_header((struct acpi_header *)buf, "APIC", (uint32_t)len,
+		    nr_cpus > MADT_XAPIC_MAX_ID + 1 ? MADT_REVISION_X2APIC : 1);
 	r = ACPI_MADT_GPA + len > ACPI_AREA_END ? -1 : put(mem, ACPI_MADT_GPA, buf, len);
 	free(buf);
 	return r;
@@ -136,8 +169,11 @@ static int build_madt(struct guest_mem *mem, unsigned int nr_cpus)
 int acpi_build(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
 	       char *err, size_t errlen)
 {
-	if (!nr_cpus || nr_cpus > 256)
-		return errmsg(err, errlen, "ACPI: %u vCPUs do not fit 8-bit APIC IDs", nr_cpus);
+	if (!nr_cpus)
+		return errmsg(err, errlen, "ACPI: %u vCPUs: a MADT needs at least one", nr_cpus);
+	if (ACPI_MADT_GPA + acpi_madt_size(nr_cpus) > ACPI_AREA_END)
+		return errmsg(err, errlen, "ACPI: a MADT for %u vCPUs (%zu bytes) does not fit below 1 MiB",
+			      nr_cpus, acpi_madt_size(nr_cpus));
 	if (build_rsdp_rsdt(mem) || build_facs(mem) || build_dsdt_fadt(mem, pm_timer_port) ||
 	    build_madt(mem, nr_cpus))
 		return errmsg(err, errlen, "ACPI tables do not fit guest RAM below 1 MiB");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ACPI 1.0 tables for Multiboot kernels: RSDP, RSDT, FADT (with the PM
- * timer block), FACS, an empty DSDT and a MADT with one LAPIC per vCPU.
+ * timer block), FACS, an empty DSDT and a MADT with one LAPIC per vCPU
+ * (a Processor Local x2APIC entry, ACPI 4.0, for APIC IDs of 255 and up).
  * Layouts and offsets from the ACPI specification; nothing else is
  * described (no PM1 event/control blocks, no AML).
  */
@@ -72,6 +73,8 @@ struct acpi_fadt {
 
 /* The byte that makes `len` bytes sum to zero (mod 256), given it is 0 now. */
 uint8_t acpi_checksum(const void *p, size_t len);
+/* The MADT's length: LAPIC entries for APIC IDs 0..254, x2APIC entries from 255. */
+size_t acpi_madt_size(unsigned int nr_cpus);
 /* Write every table into guest RAM for `nr_cpus` vCPUs (APIC ID = index). */
 int acpi_build(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
 	       char *err, size_t errlen);

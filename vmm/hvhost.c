@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <linux/kvm.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
@@ -51,26 +52,76 @@ static int host_read_xmm(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_X
 	return 0;
 }
 
+/* A target the caller asked to flush and must wait for. */
+struct flush_wait {
+	unsigned int vcpu;
+	unsigned int ticket;
+};
+
+/* Room for one more waiter: grown by doubling, so a caller holds what its largest flush needed. */
+static int flush_waits_reserve(struct vcpu *self, unsigned int need)
+{
+	unsigned int cap = self->flush_waits_cap ? self->flush_waits_cap : 16;
+	struct flush_wait *w;
+
+	if (need <= self->flush_waits_cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	w = realloc(self->flush_waits, (size_t)cap * sizeof(*w));
+	if (!w)
+		return -1;
+	self->flush_waits = w;
+	self->flush_waits_cap = cap;
+	return 0;
+}
+
 static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_vpmask *set)
 {
 	struct vm *vm = opaque;
-	unsigned int n = vm->cfg.nr_vcpus;
-	unsigned int ticket[VMM_MAX_VCPUS];
-	bool wait[VMM_MAX_VCPUS];
+	struct vcpu *self = &vm->vcpus[caller];
+	unsigned int n = vm->cfg.nr_vcpus, nr_wait = 0;
 
 	/* Ask everyone first, then wait: the targets flush in parallel. */
 	for (unsigned int i = 0; i < n; i++) {
-		wait[i] = false;
-		if (hv_vpmask_test(set, i))
-			vcpu_flush_tlb_begin(&vm->vcpus[i], &ticket[i], &wait[i]);
+		unsigned int ticket;
+		bool must_wait;
+
+		if (!hv_vpmask_test(set, i))
+			continue;
+		vcpu_flush_tlb_begin(&vm->vcpus[i], &ticket, &must_wait);
+		if (!must_wait)
+			continue;
+		if (flush_waits_reserve(self, nr_wait + 1)) {
+			/* No room to remember it: wait for this one now. */
+			vcpu_flush_tlb_wait(&vm->vcpus[i], ticket);
+			continue;
+		}
+		self->flush_waits[nr_wait].vcpu = i;
+		self->flush_waits[nr_wait].ticket = ticket;
+		nr_wait++;
 	}
 	/* Blocked in user space: publish "preempted" for the waiting caller. */
-	pvtime_hold_begin(&vm->vcpus[caller]);
-	for (unsigned int i = 0; i < n; i++)
-		if (wait[i])
-			vcpu_flush_tlb_wait(&vm->vcpus[i], ticket[i]);
-	pvtime_hold_end(&vm->vcpus[caller]);
+	pvtime_hold_begin(self);
+	for (unsigned int k = 0; k < nr_wait; k++)
+		vcpu_flush_tlb_wait(&vm->vcpus[self->flush_waits[k].vcpu], self->flush_waits[k].ticket);
+	pvtime_hold_end(self);
 	return 0;
+}
+
+/*
+ * Fixed delivery, physical destination = APIC ID = vCPU index. With
+ * KVM_CAP_X2APIC_API's 32-bit IDs, address_hi bits 31:8 carry destination
+ * bits 31:8 (its bits 7:0 must be zero); without it there are at most 255
+ * vCPUs (kvm_check_vcpus) and address_hi stays 0.
+ */
+static void msi_for(const struct vm *vm, unsigned int apic_id, uint32_t vector,
+		    struct kvm_msi *msi)
+{
+	memset(msi, 0, sizeof(*msi));
+	msi->address_lo = 0xfee00000u | ((apic_id & 0xffu) << 12);
+	msi->address_hi = vm->x2apic_msi ? apic_id & ~0xffu : 0;
+	msi->data = vector & 0xff;
 }
 
 static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vector)
@@ -79,13 +130,12 @@ static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
 	int ret = 0;
 
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
-		/* Fixed delivery, physical destination = APIC ID = vCPU index. */
-		struct kvm_msi msi = {
-			.address_lo = 0xfee00000u | (i << 12),
-			.data = vector & 0xff,
-		};
+		struct kvm_msi msi;
 
-		if (hv_vpmask_test(set, i) && ioctl(vm->fd, KVM_SIGNAL_MSI, &msi) < 0)
+		if (!hv_vpmask_test(set, i))
+			continue;
+		msi_for(vm, i, vector, &msi);
+		if (ioctl(vm->fd, KVM_SIGNAL_MSI, &msi) < 0)
 			ret = -1;
 	}
 	return ret;

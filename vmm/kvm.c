@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -133,6 +134,11 @@ int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen)
 		kvm->max_vcpus = kvm_check(kvm, KVM_CAP_NR_VCPUS);
 	if (!kvm->max_vcpus)
 		kvm->max_vcpus = 4;	/* what the API documents when neither is reported */
+	/* Before Linux 4.8 there is no KVM_CAP_MAX_VCPU_ID: ids stay below MAX_VCPUS. */
+	kvm->max_vcpu_id = kvm_check(kvm, KVM_CAP_MAX_VCPU_ID);
+	if (!kvm->max_vcpu_id)
+		kvm->max_vcpu_id = kvm->max_vcpus;
+	kvm->x2apic_api = kvm_check(kvm, KVM_CAP_X2APIC_API);
 	kvm->user_msr = kvm_check(kvm, KVM_CAP_X86_USER_SPACE_MSR) &&
 			kvm_check(kvm, KVM_CAP_X86_MSR_FILTER);
 	kvm->quirks2 = kvm_check(kvm, KVM_CAP_DISABLE_QUIRKS2) != 0;
@@ -148,12 +154,50 @@ fail_close:
 	return -1;
 }
 
+bool kvm_x2apic_api_usable(const struct kvm_host *kvm)
+{
+	int need = KVM_X2APIC_API_USE_32BIT_IDS | KVM_X2APIC_API_DISABLE_BROADCAST_QUIRK;
+
+	return (kvm->x2apic_api & need) == need;
+}
+
+/* The most vCPUs whose APIC IDs the VMM's MSIs can reach without KVM_CAP_X2APIC_API. */
+#define XAPIC_MSI_VCPUS		255
+
 int kvm_check_vcpus(const struct kvm_host *kvm, unsigned int n, char *err, size_t errlen)
 {
-	if (n <= kvm->max_vcpus)
+	if (n > kvm->max_vcpus)
+		return errmsg(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs per VM (KVM_CAP_MAX_VCPUS)",
+			      n, kvm->max_vcpus);
+	if (n > kvm->max_vcpu_id)
+		return errmsg(err, errlen, "--cpus %u: vCPU ids (= APIC IDs) run to %u, but KVM on this host takes ids below %u only (KVM_CAP_MAX_VCPU_ID)",
+			      n, n - 1, kvm->max_vcpu_id);
+	if (n > XAPIC_MSI_VCPUS && !kvm_x2apic_api_usable(kvm))
+		return errmsg(err, errlen, "--cpus %u: APIC IDs from 255 up need KVM_CAP_X2APIC_API with 32-bit MSI destinations and no broadcast quirk, which KVM on this host lacks: at most %u vCPUs",
+			      n, XAPIC_MSI_VCPUS);
+	return 0;
+}
+
+/* Descriptors besides the vCPUs': /dev/kvm, the VM, stdio, --json, libelf. */
+#define FDS_BESIDES_VCPUS	32
+
+int kvm_check_fd_limit(unsigned int n, char *err, size_t errlen)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)n + FDS_BESIDES_VCPUS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;	/* no limit to read: let KVM_CREATE_VCPU say what fails */
+	if (rl.rlim_cur >= need)
 		return 0;
-	return errmsg(err, errlen, "--cpus %u: KVM on this host allows at most %u vCPUs",
-		    n, kvm->max_vcpus);
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+		return errmsg(err, errlen, "--cpus %u: needs %llu open files (a descriptor a vCPU), but RLIMIT_NOFILE allows %llu (raise it: ulimit -n)",
+			      n, (unsigned long long)need, (unsigned long long)rl.rlim_max);
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return errmsg(err, errlen, "--cpus %u: cannot raise RLIMIT_NOFILE to %llu: %s", n,
+			      (unsigned long long)need, strerror(errno));
+	return 0;
 }
 
 void kvm_close(struct kvm_host *kvm)

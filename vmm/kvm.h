@@ -11,7 +11,9 @@
 struct kvm_host {
 	int fd;
 	int vcpu_mmap_size;
-	unsigned int max_vcpus;
+	unsigned int max_vcpus;		/* KVM_CAP_MAX_VCPUS */
+	unsigned int max_vcpu_id;	/* KVM_CAP_MAX_VCPU_ID: ids below this */
+	int x2apic_api;			/* KVM_CAP_X2APIC_API: the features offered */
 	enum mvm_backend backend;
 	bool user_msr;		/* KVM_CAP_X86_USER_SPACE_MSR + MSR filter */
 	bool quirks2;		/* KVM_CAP_DISABLE_QUIRKS2 */
@@ -24,8 +26,16 @@ struct kvm_host {
 int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen);
 void kvm_close(struct kvm_host *kvm);
 int kvm_check(const struct kvm_host *kvm, long cap);
-/* Refuse more vCPUs than KVM_CAP_MAX_VCPUS, with the limit in the message. */
+/*
+ * Refuse a vCPU count this KVM cannot run, naming the limit: KVM_CAP_MAX_VCPUS,
+ * KVM_CAP_MAX_VCPU_ID (vCPU i has id i = its APIC ID), or, past 255 vCPUs,
+ * KVM_CAP_X2APIC_API (MSIs to APIC IDs above 255, and 255 itself in x2APIC mode).
+ */
 int kvm_check_vcpus(const struct kvm_host *kvm, unsigned int n, char *err, size_t errlen);
+/* KVM_CAP_X2APIC_API offers 32-bit MSI destinations and no 0xff broadcast quirk. */
+bool kvm_x2apic_api_usable(const struct kvm_host *kvm);
+/* Raise RLIMIT_NOFILE's soft limit for n vCPU fds; say so when the hard one is too low. */
+int kvm_check_fd_limit(unsigned int n, char *err, size_t errlen);
 const char *kvm_backend_name(enum mvm_backend b);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "minivmm/abi.h"
 #include "vmm/mem.h"
 
 int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
@@ -23,6 +24,14 @@ int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
 	mem->host = p;
 	mem->size = size;
 	return 0;
+}
+
+void mem_small_pages_from(struct guest_mem *mem, uint64_t gpa)
+{
+	uint64_t from = (gpa + MVM_PAGE_SIZE - 1) & ~(MVM_PAGE_SIZE - 1);
+
+	if (mem->host && from < mem->size)
+		madvise((uint8_t *)mem->host + from, mem->size - from, MADV_NOHUGEPAGE);
 }
 
 void mem_free(struct guest_mem *mem)

@@ -16,6 +16,12 @@ struct guest_mem {
 
 int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen);
 void mem_free(struct guest_mem *mem);
+/*
+ * Back [gpa, end) with 4 KiB host pages, not transparent huge pages: RAM a
+ * guest touches a few bytes at a time in many places (one stack block per
+ * vCPU) would otherwise be resident 2 MiB at a time.
+ */
+void mem_small_pages_from(struct guest_mem *mem, uint64_t gpa);
 
 /* Host pointer for [gpa, gpa+len), or NULL unless all of it is RAM and len > 0. */
 void *mem_gpa_to_host(const struct guest_mem *mem, uint64_t gpa, uint64_t len);

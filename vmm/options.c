@@ -61,10 +61,12 @@ void options_usage(FILE *f)
 "$" PAYLOAD_ENV " if set, else " PAYLOAD_NAME " next to the minivmm executable (the\n"
 "build tree), else the installed one, %s.\n"
 "\n"
-"  -c, --cpus N          vCPUs (default 1; up to what KVM allows, max %u;\n"
-"                        more than host CPUs is allowed: overcommit)\n"
+"  -c, --cpus N          vCPUs (default 1; up to what KVM allows: its\n"
+"                        KVM_CAP_MAX_VCPUS and KVM_CAP_MAX_VCPU_ID; more than\n"
+"                        host CPUs is allowed: overcommit)\n"
 "  -m, --mem SIZE        guest RAM, bytes or with K/M/G suffix (default 64M,\n"
-"                        256M for Multiboot kernels; %lluM..%lluM, a multiple of 4K)\n"
+"                        plus 64K a vCPU past 64; 256M for Multiboot kernels;\n"
+"                        %lluM..%lluM, a multiple of 4K)\n"
 "  -t, --timeout SECS    watchdog: stop the run after SECS seconds, dump every\n"
 "                        vCPU's RIP and exit 3 (default: none)\n"
 "  -s, --stats           print per-vCPU exit counts and VMM-side times at exit\n"
@@ -90,7 +92,7 @@ void options_usage(FILE *f)
 "159 = the sandbox stopped a forbidden system call (stderr names it).\n"
 "A Multiboot kernel's `outl` to port 0xf4 is its status as is; QEMU's\n"
 "isa-debug-exit would exit with (code << 1) | 1 instead (1 = passed).\n",
-		payload_installed_path(), VMM_MAX_VCPUS, (unsigned long long)(MVM_RAM_MIN >> 20),
+		payload_installed_path(), (unsigned long long)(MVM_RAM_MIN >> 20),
 		(unsigned long long)(MVM_RAM_MAX >> 20));
 }
 
@@ -197,8 +199,21 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->hv_xmm = true;
 	cfg->xmm_path = XMM_PATH_AUTO;
 	cfg->sandbox = true;
-	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
-		cfg->pin[i] = -1;
+}
+
+int options_pin_cpu(const struct vm_config *cfg, unsigned int index)
+{
+	return cfg->nr_pin ? cfg->pin[index % cfg->nr_pin] : -1;
+}
+
+uint64_t options_default_mem(unsigned int nr_vcpus)
+{
+	uint64_t mem = VMM_DEFAULT_MEM;
+
+	if (nr_vcpus > 64)
+		mem += (uint64_t)(nr_vcpus - 64) * VMM_DEFAULT_MEM_PER_VCPU;
+	/* A count no KVM takes is refused later, naming KVM's limit: keep RAM legal. */
+	return mem < MVM_RAM_MAX ? mem : MVM_RAM_MAX;
 }
 
 static enum options_result parse_mem(const char *arg, struct vm_config *cfg,
@@ -222,14 +237,11 @@ static enum options_result parse_mem(const char *arg, struct vm_config *cfg,
 static enum options_result parse_pin(const char *arg, struct vm_config *cfg,
 				     char *err, size_t errlen)
 {
-	int list[VMM_MAX_VCPUS];
-	unsigned int n;
-
-	if (options_parse_cpulist(arg, list, VMM_MAX_VCPUS, &n))
-		return fail(err, errlen, "--pin '%s': not a CPU list (e.g. 0,1 or 0-3 or 0,0,0)", arg);
-	for (unsigned int i = 0; i < VMM_MAX_VCPUS; i++)
-		cfg->pin[i] = list[i % n];
-	cfg->pinned = true;
+	if (options_parse_cpulist(arg, cfg->pin, VMM_PIN_MAX, &cfg->nr_pin)) {
+		cfg->nr_pin = 0;
+		return fail(err, errlen, "--pin '%s': not a CPU list of at most %u entries (e.g. 0,1 or 0-3 or 0,0,0)",
+			    arg, VMM_PIN_MAX);
+	}
 	return OPTIONS_OK;
 }
 
@@ -240,12 +252,10 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 
 	switch (opt) {
 	case OPT_CPUS:
-		if (parse_uint(arg, 1ULL << 20, &v) || v == 0)
+		/* Above this KVM's limits: refused at VM creation, naming the limit. */
+		if (parse_uint(arg, VMM_CPUS_PARSE_MAX, &v) || v == 0)
 			return fail(err, errlen, "--cpus '%s': need a whole number from 1 to %u",
-				    arg, VMM_MAX_VCPUS);
-		if (v > VMM_MAX_VCPUS)
-			return fail(err, errlen, "--cpus %llu: minivmm supports at most %u vCPUs",
-				    v, VMM_MAX_VCPUS);
+				    arg, VMM_CPUS_PARSE_MAX);
 		cfg->nr_vcpus = (unsigned int)v;
 		return OPTIONS_OK;
 	case OPT_MEM:

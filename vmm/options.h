@@ -10,8 +10,16 @@
 
 #include "minivmm/abi.h"
 
-#define VMM_MAX_VCPUS		256	/* APIC IDs stay 8-bit: MSIs reach them */
+/*
+ * No vCPU limit of minivmm's own: KVM's (KVM_CAP_MAX_VCPUS, KVM_CAP_MAX_VCPU_ID)
+ * is checked when the VM is created (vmm/kvm.c). This bound only keeps the
+ * number parseable; no x86 KVM offers more than 4096.
+ */
+#define VMM_CPUS_PARSE_MAX	(1u << 20)
+#define VMM_PIN_MAX		4096	/* entries in a --pin list */
 #define VMM_DEFAULT_MEM		(64ULL << 20)
+/* Above 64 vCPUs the default RAM grows by this much a vCPU (guest.elf's stacks). */
+#define VMM_DEFAULT_MEM_PER_VCPU	(64ULL << 10)
 #define VMM_MULTIBOOT_DEFAULT_MEM	(256ULL << 20)	/* like QEMU's default */
 
 enum xmm_path {
@@ -34,8 +42,8 @@ struct vm_config {
 	bool hv_xmm;			/* advertise XMM-fast input */
 	enum xmm_path xmm_path;
 	const char *json_path;
-	int pin[VMM_MAX_VCPUS];		/* host CPU per vCPU, -1 = unpinned */
-	bool pinned;
+	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */
+	unsigned int nr_pin;		/* 0: unpinned */
 	bool sandbox;			/* seccomp filters after setup (--no-sandbox: off) */
 	char cmdline[MVM_CMDLINE_MAX];
 };
@@ -50,6 +58,10 @@ enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
 				  char *err, size_t errlen);
 int options_parse_size(const char *s, uint64_t *out);
 int options_parse_cpulist(const char *s, int *cpus, unsigned int max, unsigned int *n);
+/* The host CPU for vCPU `index`, or -1 when not pinned. */
+int options_pin_cpu(const struct vm_config *cfg, unsigned int index);
+/* RAM for a payload when --mem was not given: grows past 64 vCPUs. */
+uint64_t options_default_mem(unsigned int nr_vcpus);
 void options_usage(FILE *f);
 
 #endif

@@ -93,9 +93,9 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 static void pin_thread(struct vcpu *v)
 {
 	cpu_set_t set;
-	int cpu = v->vm->cfg.pin[v->index];
+	int cpu = options_pin_cpu(&v->vm->cfg, v->index);
 
-	if (!v->vm->cfg.pinned || cpu < 0)
+	if (cpu < 0)
 		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
@@ -292,6 +292,9 @@ void vcpu_destroy(struct vcpu *v)
 		munmap(v->run, v->vm->kvm.vcpu_mmap_size);
 	if (v->fd >= 0)
 		close(v->fd);
+	free(v->flush_waits);
+	v->flush_waits = NULL;
+	v->flush_waits_cap = 0;
 	v->run = NULL;
 	v->fd = -1;
 }

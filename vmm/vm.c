@@ -47,12 +47,33 @@ static void disable_hypercall_quirk(struct vm *vm)
 	vm->hypercall_quirk_off = ioctl(vm->fd, KVM_ENABLE_CAP, &cap) == 0;
 }
 
+/*
+ * 32-bit MSI destinations (address_hi bits 31:8 = destination bits 31:8), so
+ * the VMM's MSIs reach APIC IDs above 255; and no "0xff means broadcast"
+ * quirk, so an MSI to APIC ID 255 reaches vCPU 255 alone. Enabled whenever
+ * KVM offers both, before any vCPU exists; kvm_check_vcpus() already refused
+ * more than 255 vCPUs where it does not.
+ */
+static int enable_x2apic_api(struct vm *vm, char *err, size_t errlen)
+{
+	struct kvm_enable_cap cap = { .cap = KVM_CAP_X2APIC_API };
+
+	if (!kvm_x2apic_api_usable(&vm->kvm))
+		return 0;
+	cap.args[0] = KVM_X2APIC_API_USE_32BIT_IDS | KVM_X2APIC_API_DISABLE_BROADCAST_QUIRK;
+	if (ioctl(vm->fd, KVM_ENABLE_CAP, &cap))
+		return fail(err, errlen, "KVM_ENABLE_CAP(KVM_CAP_X2APIC_API)");
+	vm->x2apic_msi = true;
+	return 0;
+}
+
 static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 {
 	struct kvm_userspace_memory_region slot;
 	int sync = KVM_SYNC_X86_REGS | KVM_SYNC_X86_SREGS;
 
-	if (kvm_check_vcpus(&vm->kvm, vm->cfg.nr_vcpus, err, errlen))
+	if (kvm_check_vcpus(&vm->kvm, vm->cfg.nr_vcpus, err, errlen) ||
+	    kvm_check_fd_limit(vm->cfg.nr_vcpus, err, errlen))
 		return -1;
 	if ((vm->kvm.sync_regs & sync) != sync) {
 		snprintf(err, errlen, "KVM lacks KVM_CAP_SYNC_REGS for registers and sregs (Linux 4.16+)");
@@ -66,6 +87,8 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 		return fail(err, errlen, "KVM_SET_TSS_ADDR");
 	if (ioctl(vm->fd, KVM_CREATE_IRQCHIP, 0))
 		return fail(err, errlen, "KVM_CREATE_IRQCHIP");
+	if (enable_x2apic_api(vm, err, errlen))
+		return -1;
 	disable_hypercall_quirk(vm);
 	slot = (struct kvm_userspace_memory_region){
 		.slot = 0,
@@ -173,7 +196,8 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 	char why[256];
 	size_t len;
 	void *buf = loader_read_file(path, &len, err, errlen);
-	uint64_t mem_size = vm->cfg.mem_size;
+	uint64_t mem_size = vm->cfg.mem_given ? vm->cfg.mem_size :
+			    options_default_mem(vm->cfg.nr_vcpus);
 	int ret = -1;
 
 	if (!buf)
@@ -246,6 +270,8 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	if (vm->kind == IMAGE_MULTIBOOT)
 		return setup_multiboot(vm, err, errlen);
 	fill_bootinfo(vm, info.image_end);
+	/* guest.elf puts its per-vCPU stacks and data there (docs/abi.md). */
+	mem_small_pages_from(&vm->mem, info.image_end);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "vmm/xmm_calib.h"
 
 struct hv;
+struct flush_wait;
 struct kvm_run;
 struct kvm_cpuid2;
 
@@ -47,6 +48,8 @@ struct vcpu {
 	atomic_uint flush_done;		/* flushes it has done (a futex word) */
 	atomic_uint pause_us;		/* how long the next pause holds it out */
 	atomic_uint pause_ack;		/* bumped when a pause begins (a futex word) */
+	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
+	unsigned int flush_waits_cap;
 	struct pvtime pv;
 	struct vcpu_stats stats;
 	char line[CONSOLE_LINE_MAX];	/* console: this vCPU's unfinished line */
@@ -59,6 +62,7 @@ struct vm {
 	int fd;
 	int sync_regs;			/* KVM_SYNC_X86_* fields every exit carries */
 	bool hypercall_quirk_off;	/* vmcall/vmmcall raise #UD instead of hanging */
+	bool x2apic_msi;		/* KVM_CAP_X2APIC_API on: 32-bit MSI destinations */
 	bool stuck;			/* a vCPU thread never came back from KVM */
 	struct guest_mem mem;
 	uint64_t entry;

@@ -45,3 +45,9 @@ void apic_send_ipi(u32 dest_apic_id, u8 vector)
 	wrmsr(MSR_X2APIC_ICR, ((u64)dest_apic_id << 32) | APIC_ICR_LEVEL_ASSERT |
 			      APIC_ICR_FIXED | vector);
 }
+
+void apic_send_ipi_all_but_self(u8 vector)
+{
+	icr_fence();
+	wrmsr(MSR_X2APIC_ICR, APIC_ICR_ALL_BUT_SELF | APIC_ICR_LEVEL_ASSERT | APIC_ICR_FIXED | vector);
+}

@@ -19,6 +19,7 @@
 #define APIC_SVR_ENABLE			(1u << 8)
 #define APIC_ICR_FIXED			(0u << 8)
 #define APIC_ICR_LEVEL_ASSERT		(1u << 14)
+#define APIC_ICR_ALL_BUT_SELF		(3u << 18)	/* destination shorthand */
 
 /* CPUID.1:ECX.x2APIC */
 bool apic_x2apic_supported(void);
@@ -38,6 +39,9 @@ static inline void apic_eoi(void)
 
 /* A fixed-delivery IPI with `vector` to one physical x2APIC ID. */
 void apic_send_ipi(u32 dest_apic_id, u8 vector);
+
+/* One fixed IPI to every other vCPU: a single ICR write, however many there are. */
+void apic_send_ipi_all_but_self(u8 vector);
 
 static inline void apic_self_ipi(u8 vector)
 {

@@ -3,8 +3,9 @@
 #include "lib/layout.h"
 #include "lib/timing.h"
 
-/* bootinfo_problem() spells the limit out, like boot.S does. */
-BUILD_BUG_ON(GUEST_MAX_VCPUS != 64);
+#define STR(x)		#x
+#define XSTR(x)		STR(x)
+
 
 const struct mvm_bootinfo *boot_info;
 u32 boot_nr_cpus;
@@ -23,7 +24,7 @@ const char *bootinfo_problem(const struct mvm_bootinfo *bi)
 	if (!bi->nr_vcpus)
 		return "boot info says 0 vCPUs";
 	if (bi->nr_vcpus > GUEST_MAX_VCPUS)
-		return "guest.elf supports at most 64 vCPUs";
+		return "guest.elf supports at most " XSTR(GUEST_MAX_VCPUS) " vCPUs";
 	if (bi->cmdline_len >= MVM_CMDLINE_MAX || bi->cmdline[bi->cmdline_len])
 		return "boot info command line is not NUL-terminated";
 	return NULL;

@@ -52,6 +52,70 @@ u32 hvt_put_vpset(struct hvt_in *in, u64 format, u64 valid_banks, const u64 *ban
 	return nr;
 }
 
+void hvt_vps_from_mask(struct hvt_vps *s, u64 mask)
+{
+	memset(s, 0, sizeof(*s));
+	s->bank[0] = mask;
+}
+
+void hvt_vps_range(struct hvt_vps *s, u32 first, u32 last)
+{
+	for (u32 vp = first; vp <= last && vp < boot_nr_cpus; vp++)
+		hvt_vps_add(s, vp);
+}
+
+u64 hvt_vps_valid_banks(const struct hvt_vps *s)
+{
+	u64 valid = 0;
+
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		if (s->bank[b])
+			valid |= 1ull << b;
+	return valid;
+}
+
+u32 hvt_vps_count(const struct hvt_vps *s)
+{
+	u32 n = 0;
+
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		n += bits_set(s->bank[b]);
+	return n;
+}
+
+#define DESCRIBE_VPS	4
+
+void hvt_vps_describe(const struct hvt_vps *s, char *buf, size_t len)
+{
+	u32 shown = 0, total = hvt_vps_count(s);
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (u32 vp = 0; vp < GUEST_MAX_VCPUS && shown < DESCRIBE_VPS && at < len; vp++) {
+		if (!hvt_vps_has(s, vp))
+			continue;
+		at += snprintf(buf + at, len - at, "%s%u", shown ? ", " : "", vp);
+		shown++;
+	}
+	if (total > shown && at < len)
+		snprintf(buf + at, len - at, " ... (%u VPs)", total);
+}
+
+u32 hvt_put_vps(struct hvt_in *in, const struct hvt_vps *s)
+{
+	u64 valid = hvt_vps_valid_banks(s);
+	u32 nr = 0;
+
+	hvt_put(in, HV_GENERIC_SET_SPARSE_4K);
+	hvt_put(in, valid);
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		if (s->bank[b]) {
+			hvt_put(in, s->bank[b]);
+			nr++;
+		}
+	return nr;
+}
+
 u64 hvt_in_page_gpa(void)
 {
 	return (uintptr_t)in_pages;
@@ -158,7 +222,7 @@ void hvt_ipi_disarm(void)
 
 void hvt_ipi_clear(void)
 {
-	for (u32 cpu = 0; cpu < GUEST_MAX_VCPUS; cpu++)
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
 		WRITE_ONCE(ipi_counts[cpu], 0);
 }
 
@@ -167,16 +231,16 @@ u32 hvt_ipi_count(u32 cpu)
 	return READ_ONCE(ipi_counts[cpu]);
 }
 
-static bool targets_arrived(u64 targets)
+static bool targets_arrived(const struct hvt_vps *targets)
 {
 	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
-		if (((targets >> cpu) & 1) && !hvt_ipi_count(cpu))
+		if (hvt_vps_has(targets, cpu) && !hvt_ipi_count(cpu))
 			return false;
 	return true;
 }
 
 /* With interrupts on here, so that the caller can be a target too. */
-static void wait_for_ipis(u64 targets)
+static void wait_for_ipis(const struct hvt_vps *targets)
 {
 	bool was_on = read_rflags() & X86_EFLAGS_IF;
 
@@ -187,17 +251,28 @@ static void wait_for_ipis(u64 targets)
 		irq_disable();
 }
 
-bool hvt_ipi_check(u64 targets, char *why, size_t len)
+bool hvt_ipi_check_vps(const struct hvt_vps *targets, char *why, size_t len)
 {
+	char what[64];
+
 	wait_for_ipis(targets);
 	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++) {
-		u32 want = (targets >> cpu) & 1, got = hvt_ipi_count(cpu);
+		u32 want = hvt_vps_has(targets, cpu), got = hvt_ipi_count(cpu);
 
 		if (got != want) {
+			hvt_vps_describe(targets, what, sizeof(what));
 			snprintf(why, len, "vCPU %u took %u interrupts, expected %u "
-				 "(targets 0x%lx)", cpu, got, want, targets);
+				 "(targets %s)", cpu, got, want, what[0] ? what : "none");
 			return false;
 		}
 	}
 	return true;
+}
+
+bool hvt_ipi_check(u64 targets, char *why, size_t len)
+{
+	struct hvt_vps s;
+
+	hvt_vps_from_mask(&s, targets);
+	return hvt_ipi_check_vps(&s, why, len);
 }

@@ -10,6 +10,7 @@
 
 #include <hv/tlfs.h>
 
+#include "lib/layout.h"
 #include "lib/types.h"
 
 #define HVT_STATUS(rax)		((u16)((rax) & 0xffff))
@@ -17,7 +18,8 @@
 
 /* Input qwords the XMM-fast area holds: RDX, R8, XMM0..XMM5. */
 #define HVT_XMM_QWORDS		(HV_HCALL_FAST_INPUT_MAX / 8)
-#define HVT_IN_MAX		32	/* qwords of an input block we build */
+#define HVT_IN_MAX		72	/* qwords of an input block we build: 64 banks fit */
+#define HVT_BANKS		(GUEST_MAX_VCPUS / 64)	/* banks a guest.elf VP can be in */
 
 /* The vector every hv IPI check uses; hvt_ipi_arm() counts it per vCPU. */
 #define HVT_IPI_VECTOR		0x50
@@ -33,6 +35,33 @@ struct hvt_in {
 	u64 q[HVT_IN_MAX];
 	u32 n;
 };
+
+/* A set of VPs (bank b, bit i = VP 64 * b + i), for targets beyond 64. */
+struct hvt_vps {
+	u64 bank[HVT_BANKS];
+};
+
+static inline void hvt_vps_add(struct hvt_vps *s, u32 vp)
+{
+	if (vp < GUEST_MAX_VCPUS)
+		s->bank[vp / 64] |= 1ull << (vp % 64);
+}
+
+static inline bool hvt_vps_has(const struct hvt_vps *s, u32 vp)
+{
+	return vp < GUEST_MAX_VCPUS && (s->bank[vp / 64] >> (vp % 64) & 1);
+}
+
+/* Bank 0 only: a non-Ex call's 64-bit mask. */
+void hvt_vps_from_mask(struct hvt_vps *s, u64 mask);
+/* VPs first..last (inclusive), clipped to the vCPUs that exist. */
+void hvt_vps_range(struct hvt_vps *s, u32 first, u32 last);
+/* The valid-bank mask of the set: a bit for every non-empty bank. */
+u64 hvt_vps_valid_banks(const struct hvt_vps *s);
+u32 hvt_vps_count(const struct hvt_vps *s);
+
+/* "VPs 1, 64, 1023" (the first few, then "... (N VPs)"), for case names. */
+void hvt_vps_describe(const struct hvt_vps *s, char *buf, size_t len);
 
 const char *hvt_enc_name(enum hvt_enc enc);
 
@@ -56,6 +85,8 @@ static inline void hvt_put(struct hvt_in *in, u64 v)
  * (the variable header size of an Ex call).
  */
 u32 hvt_put_vpset(struct hvt_in *in, u64 format, u64 valid_banks, const u64 *banks);
+/* Append `s` as a sparse HV_VP_SET of its non-empty banks; returns the bank count. */
+u32 hvt_put_vps(struct hvt_in *in, const struct hvt_vps *s);
 
 /*
  * Make the call. HVT_MEM copies the block to a page-aligned buffer (the
@@ -102,6 +133,8 @@ u32 hvt_ipi_count(u32 cpu);
  * why on the first mismatch.
  */
 bool hvt_ipi_check(u64 targets, char *why, size_t len);
+/* The same for a set that may reach past VP 63. */
+bool hvt_ipi_check_vps(const struct hvt_vps *targets, char *why, size_t len);
 
 /* The parts of the hv suite; `hv` runs them all (guest/tests/hv*.c). */
 void hv_features_part(void);

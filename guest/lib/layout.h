@@ -7,11 +7,19 @@
 #ifndef GUEST_LIB_LAYOUT_H
 #define GUEST_LIB_LAYOUT_H
 
-#define GUEST_MAX_VCPUS		64
+/*
+ * The most vCPUs guest.elf runs on. Big per-vCPU data is sized by the real
+ * count at boot (bootmem.h); only small per-vCPU counters use this bound.
+ */
+#define GUEST_MAX_VCPUS		1024
 
 /* abi.h is C only; these copies are checked against it in abi_check.c. */
 #define ASM_PORT_COM1		0x3f8
 #define ASM_PORT_EXIT		0xf4
+/* struct mvm_bootinfo fields boot.S reads (checked in abi_check.c). */
+#define ASM_BI_NR_VCPUS		16
+#define ASM_BI_RAM_SIZE		24
+#define ASM_BI_FREE_GPA		48
 /* tlfs.h is C only too: HV_HCALL_FAST_BIT. */
 #define ASM_HV_HCALL_FAST_BIT	0x10000
 

@@ -64,8 +64,12 @@ struct stack_hdr {
 	u32 cpu;
 };
 
-extern struct percpu percpu[GUEST_MAX_VCPUS];
-extern u8 stack_blocks[GUEST_MAX_VCPUS][STACK_BLOCK_SIZE];
+/* boot_nr_cpus entries each, placed by percpu_init() (bootmem.h). */
+extern struct percpu *percpu;
+extern u64 stack_blocks;
+
+/* vCPU 0 at boot: the stacks boot.S picked and the percpu array. */
+void percpu_init(u64 stack_base, u32 nr_cpus);
 
 /* The vCPU index, valid on any of our stacks at any CPL. */
 static inline u32 smp_id(void)
@@ -83,7 +87,7 @@ static inline struct percpu *this_cpu(void)
 
 static inline u64 stack_top(u32 cpu, u64 offset)
 {
-	return (u64)(uintptr_t)stack_blocks[cpu] + offset;
+	return stack_blocks + (u64)cpu * STACK_BLOCK_SIZE + offset;
 }
 
 #endif /* GUEST_LIB_PERCPU_H */

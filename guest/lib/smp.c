@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "lib/apic.h"
+#include "lib/boot.h"
 #include "lib/irq.h"
 #include "lib/processor.h"
 #include "lib/smp.h"
@@ -28,12 +29,12 @@ u32 smp_online_count(void)
 
 u32 smp_seen_count(u32 cpu)
 {
-	return cpu < GUEST_MAX_VCPUS ? load_acquire(&seen[cpu]) : 0;
+	return cpu < boot_nr_cpus ? load_acquire(&seen[cpu]) : 0;
 }
 
 bool smp_cpu_online(u32 cpu)
 {
-	return cpu < GUEST_MAX_VCPUS && load_acquire(&percpu[cpu].online);
+	return cpu < boot_nr_cpus && load_acquire(&percpu[cpu].online);
 }
 
 /* Tickets are u32 and wrap: compare by signed distance. */
@@ -89,23 +90,53 @@ void smp_call_all(smp_fn_t fn, void *arg)
 {
 	u32 self = smp_id();
 
-	for (u32 cpu = 0; cpu < GUEST_MAX_VCPUS; cpu++)
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
 		if (cpu != self)
 			smp_call(cpu, fn, arg, false);
 	fn(arg);
-	for (u32 cpu = 0; cpu < GUEST_MAX_VCPUS; cpu++)
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
 		smp_wait(cpu);
+}
+
+/*
+ * At CPL0 waiters halt instead of spinning: with hundreds of vCPUs on a
+ * few host CPUs, CPL0 spinners (emulated on kvm_pvm) would starve the
+ * vCPUs still on their way. Everyone online takes part, so the last to
+ * arrive wakes the rest with one all-but-self IPI; an IPI that lands
+ * between a waiter's check and its HLT stays pending (IF=0) and ends the
+ * HLT. At CPL3 (no HLT, no ICR there) waiters spin, natively on kvm_pvm.
+ * All callers of one barrier run at the same CPL.
+ */
+static void barrier_wait_halted(u32 sense)
+{
+	bool irqs_were_on = read_rflags() & X86_EFLAGS_IF;
+
+	for (;;) {
+		irq_disable();
+		if (load_acquire(&barrier_state.sense) == sense)
+			break;
+		safe_halt();
+	}
+	if (irqs_were_on)
+		irq_enable();
 }
 
 void smp_barrier(void)
 {
 	struct percpu *pc = this_cpu();
 	u32 sense = !pc->barrier_sense;
+	bool cpl0 = !(read_cs() & 3);
 
 	pc->barrier_sense = sense;
 	if (atomic_inc_return(&barrier_state.count) == smp_online_count()) {
 		WRITE_ONCE(barrier_state.count, 0);
 		store_release(&barrier_state.sense, sense);
+		if (cpl0 && smp_online_count() > 1)
+			apic_send_ipi_all_but_self(SMP_CALL_VECTOR);
+		return;
+	}
+	if (cpl0) {
+		barrier_wait_halted(sense);
 		return;
 	}
 	while (load_acquire(&barrier_state.sense) != sense)

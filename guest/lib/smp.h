@@ -29,7 +29,7 @@ void smp_wait(u32 cpu);
 /* Run fn(arg) on every online vCPU, the caller included; wait for all. */
 void smp_call_all(smp_fn_t fn, void *arg);
 
-/* Sense-reversing barrier across all online vCPUs. */
+/* Sense-reversing barrier across all online vCPUs (halting at CPL0, spinning at CPL3). */
 void smp_barrier(void);
 
 /* Never returns: run mailbox items, halt in between. */

@@ -440,7 +440,8 @@ static void check_absent_vp_masks(void)
 	struct hvt_in ipi, flush;
 
 	if (boot_nr_cpus >= 64) {
-		report_skip("absent VP in a 64-bit mask", "64 vCPUs: every mask bit is a VP");
+		report_skip("absent VP in a 64-bit mask", "%u vCPUs: every mask bit is a VP",
+			    boot_nr_cpus);
 		return;
 	}
 	ipi = ipi_in(HVT_IPI_VECTOR, absent | 1);
@@ -452,25 +453,44 @@ static void check_absent_vp_masks(void)
 	       "FlushSpace mask naming VP %u (absent): INVALID_VP_INDEX", boot_nr_cpus);
 }
 
-/* Ex sets: VP 64 (bank 1, bit 0) never exists for guest.elf (at most 64 vCPUs). */
-static void check_absent_vp_sets(void)
+/* Ex sets naming VP 0 and an absent VP; `valid` lists `banks` in order. */
+static void expect_absent(u64 valid, const u64 *banks, const char *what)
 {
-	const u64 banks[] = { 1, 1 };
 	struct hvt_in ipi = { .n = 0 }, flush = { .n = 0 };
 	u32 nr;
 
 	hvt_put(&ipi, HVT_IPI_VECTOR);
-	nr = hvt_put_vpset(&ipi, HV_GENERIC_SET_SPARSE_4K, 3, banks);
+	nr = hvt_put_vpset(&ipi, HV_GENERIC_SET_SPARSE_4K, valid, banks);
 	expect(hvt_call(HVT_MEM, hvt_control(HVCALL_SEND_IPI_EX, nr, 0, 0), &ipi),
-	       HV_STATUS_INVALID_VP_INDEX,
-	       "SendIpiEx set {0, 64} (VP 64 absent): INVALID_VP_INDEX");
+	       HV_STATUS_INVALID_VP_INDEX, "SendIpiEx set %s: INVALID_VP_INDEX", what);
 	hvt_put(&flush, read_cr3());
 	hvt_put(&flush, 0);
-	nr = hvt_put_vpset(&flush, HV_GENERIC_SET_SPARSE_4K, 3, banks);
+	nr = hvt_put_vpset(&flush, HV_GENERIC_SET_SPARSE_4K, valid, banks);
 	expect(hvt_call(HVT_MEM, hvt_control(HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX, nr, 0, 0),
 			&flush),
-	       HV_STATUS_INVALID_VP_INDEX,
-	       "FlushSpaceEx set {0, 64} (VP 64 absent): INVALID_VP_INDEX");
+	       HV_STATUS_INVALID_VP_INDEX, "FlushSpaceEx set %s: INVALID_VP_INDEX", what);
+}
+
+/*
+ * Ex sets: VP nr_vcpus, the first index past the last vCPU, in whatever
+ * bank it falls (bank 0 itself below 64 vCPUs); and bank 63, the last one a
+ * valid-bank mask can name, which no guest.elf VP reaches.
+ */
+static void check_absent_vp_sets(void)
+{
+	u32 absent = boot_nr_cpus, bank = absent / 64;
+	u64 banks[2] = { 1, 1ull << (absent % 64) };
+	char what[48];
+
+	snprintf(what, sizeof(what), "{0, %u} (VP %u absent)", absent, absent);
+	if (bank == 0) {
+		banks[0] |= banks[1];
+		expect_absent(1, banks, what);
+	} else {
+		expect_absent(1 | 1ull << bank, banks, what);
+	}
+	banks[1] = 1;
+	expect_absent(1 | 1ull << 63, banks, "{0, 4032} (bank 63, past every vCPU)");
 }
 
 static void check_flush_params(void)

@@ -26,10 +26,25 @@
 #include "tests/stress.h"
 
 #define NAP_TICKS		200000	/* one-shot: 200 us at KVM's 1 GHz APIC bus */
+/*
+ * Past BIG_VM vCPUs the second chance comes later: hundreds of halted
+ * vCPUs each woken every 200 us would keep the host CPUs busy with wake-ups
+ * and starve the vCPUs with work (vCPU 0 posting the start, senders).
+ */
+#define NAP_TICKS_BIG		(10 * NAP_TICKS)
+#define GO_WAIT_TICKS		100000000	/* 100 ms: vCPU 0's IPI is what ends it */
 #define START_WAIT_US		5000000
+#define START_WAIT_US_PER_VCPU	20000
 #define AWAKE_POLL_US		100
 #define CHECK_EVERY		8
 #define MIN_ROUNDS		8	/* one turn through the flush calls, however slow */
+/*
+ * With this many vCPUs the turns, which start at each vCPU's index, cover
+ * every call between them in two rounds: on an overcommitted host each
+ * round of hundreds of vCPUs takes seconds.
+ */
+#define MIN_ROUNDS_BIG		2
+#define BIG_VM			64
 
 enum nap_until {
 	UNTIL_READY,		/* some target can take an IPI again, or time is up */
@@ -37,7 +52,7 @@ enum nap_until {
 	UNTIL_ALL_DONE,		/* every vCPU finished (vCPU 0) */
 };
 
-struct stress_cpu stress_cpus[GUEST_MAX_VCPUS];
+struct stress_cpu *stress_cpus;
 struct stress_ctl stress_ctl;
 
 /* Wake `t` if it is napping (or about to): its nap re-checks after this. */
@@ -49,11 +64,11 @@ static void wake(u32 t)
 
 static void stress_ipi_irq(struct trap_frame *tf)
 {
-	struct stress_cpu *c = &stress_cpus[smp_id()];
-	u32 sender = (u32)tf->vector - STRESS_VEC_BASE;
+	u32 me = smp_id(), q = (u32)tf->vector - STRESS_VEC_BASE;
+	struct stress_cpu *c = &stress_cpus[me];
 
-	WRITE_ONCE(c->recv[sender], c->recv[sender] + 1);
-	wake(sender);
+	WRITE_ONCE(c->recv[q], c->recv[q] + 1);
+	wake(stress_sender(me, q));
 }
 
 /* Wake-up and timer interrupts only end a HLT. */
@@ -64,11 +79,11 @@ static void stress_nop_irq(struct trap_frame *tf)
 
 void stress_handlers(bool on)
 {
-	for (u32 s = 0; s < stress_ctl.nr; s++) {
+	for (u32 q = 0; q < MIN(stress_ctl.nr, (u32)STRESS_MAX_PEERS); q++) {
 		if (on)
-			irq_register(STRESS_VEC_BASE + s, stress_ipi_irq);
+			irq_register(STRESS_VEC_BASE + q, stress_ipi_irq);
 		else
-			irq_unregister(STRESS_VEC_BASE + s);
+			irq_unregister(STRESS_VEC_BASE + q);
 	}
 	if (on) {
 		irq_register(STRESS_WAKE_VEC, stress_nop_irq);
@@ -79,9 +94,24 @@ void stress_handlers(bool on)
 	}
 }
 
-static u64 all_vps(void)
+void stress_peers_init(u32 s)
 {
-	return stress_ctl.nr >= 64 ? ~0ull : (1ull << stress_ctl.nr) - 1;
+	struct stress_cpu *c = &stress_cpus[s];
+	u32 nb = stress_ctl.nr_banks, key = stress_key(s);
+
+	/* In bank b, key(64b + j) == key exactly for j == key - b (mod nb). */
+	c->nr_peers = 0;
+	for (u32 b = 0; b < nb; b++)
+		for (u32 j = (key + nb - b % nb) % nb; j < 64; j += nb)
+			if (64 * b + j < stress_ctl.nr && c->nr_peers < STRESS_MAX_PEERS)
+				c->peer[c->nr_peers++] = (u16)(64 * b + j);
+}
+
+static u64 all_peers(u32 me)
+{
+	u32 n = stress_cpus[me].nr_peers;
+
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
 }
 
 static u64 ms(u64 cycles)
@@ -107,20 +137,20 @@ static void stress_stop(u32 me, const char *fmt, ...)
 	store_release(&stress_ctl.stall_reporter, me + 1);
 }
 
-/* Targets that counted our last IPI; a count above ours is an extra delivery. */
+/* Peers (bit k) that counted our last IPI; a count above ours is an extra delivery. */
 static u64 ready_targets(u32 me)
 {
 	struct stress_cpu *c = &stress_cpus[me];
 	u64 ready = 0;
 
-	for (u32 t = 0; t < stress_ctl.nr; t++) {
-		u32 got = READ_ONCE(stress_cpus[t].recv[me]);
+	for (u32 k = 0; k < c->nr_peers; k++) {
+		u32 t = c->peer[k], got = READ_ONCE(stress_cpus[t].recv[me % 64]);
 
-		if (got == c->sent[t])
-			ready |= 1ull << t;
-		else if ((s32)(got - c->sent[t]) > 0)
+		if (got == c->sent[k])
+			ready |= 1ull << k;
+		else if ((s32)(got - c->sent[k]) > 0)
 			stress_stop(me, "vCPU %u took %u IPIs from vCPU %u, %u were sent", t, got,
-				    me, c->sent[t]);
+				    me, c->sent[k]);
 	}
 	return ready;
 }
@@ -140,7 +170,7 @@ static bool nap_over(u32 me, enum nap_until until)
 	if (until == UNTIL_ALL_DONE)
 		return all_done();
 	if (until == UNTIL_ACKED)
-		return ready_targets(me) == all_vps();
+		return ready_targets(me) == all_peers(me);
 	return ready_targets(me) || rdtsc() >= stress_ctl.end;
 }
 
@@ -160,7 +190,7 @@ static void nap(u32 me, enum nap_until until)
 		irq_enable();
 		return;
 	}
-	wrmsr(MSR_X2APIC_TIMER_INIT, NAP_TICKS);
+	wrmsr(MSR_X2APIC_TIMER_INIT, stress_ctl.nr > BIG_VM ? NAP_TICKS_BIG : NAP_TICKS);
 	safe_halt();
 	WRITE_ONCE(c->sleeping, 0);
 }
@@ -170,13 +200,15 @@ static void check_peers(u32 me, u64 now)
 	struct stress_cpu *c = &stress_cpus[me];
 	u64 limit = stress_ctl.stall_cycles;
 
-	for (u32 t = 0; t < stress_ctl.nr; t++) {
+	/* Every vCPU is its own peer and has others: every heartbeat is watched. */
+	for (u32 k = 0; k < c->nr_peers; k++) {
+		u32 t = c->peer[k];
 		const struct stress_cpu *o = &stress_cpus[t];
-		u32 got = READ_ONCE(o->recv[me]);
+		u32 got = READ_ONCE(o->recv[me % 64]);
 
-		if (got != c->sent[t] && now > c->sent_at[t] + limit)
+		if (got != c->sent[k] && now > c->sent_at[k] + limit)
 			stress_stop(me, "IPI to vCPU %u unanswered for %lu ms (sent %u, got %u)", t,
-				    ms(now - c->sent_at[t]), c->sent[t], got);
+				    ms(now - c->sent_at[k]), c->sent[k], got);
 		if (!load_acquire(&o->done) && now > READ_ONCE(o->heartbeat) + limit)
 			stress_stop(me, "vCPU %u has not finished a round for %lu ms", t,
 				    ms(now - o->heartbeat));
@@ -210,23 +242,28 @@ static enum stress_op next_op(u32 *turn, enum stress_op first, u32 nr)
 static bool send_round(u32 me, u64 now)
 {
 	struct stress_cpu *c = &stress_cpus[me];
-	u64 ready = ready_targets(me), want, rax;
+	u64 ready = ready_targets(me), peers, want, rax;
 	enum stress_op op;
 
 	if (!ready)
 		return false;
 	op = next_op(&c->ipi_turn, OP_IPI, NR_IPI_OPS);
+	peers = stress_ipi_peers(me, op, ready);
+	if (!peers) {		/* none this form can name: a regular Ex call names any */
+		op = OP_IPI_EX;
+		peers = ready;
+	}
 	/* Counted before the call: the handler may run before it returns. */
-	for (u32 t = 0; t < stress_ctl.nr; t++)
-		if (ready & (1ull << t)) {
-			c->sent[t]++;
-			c->sent_at[t] = now;
+	for (u32 k = 0; k < c->nr_peers; k++)
+		if (peers & (1ull << k)) {
+			c->sent[k]++;
+			c->sent_at[k] = now;
 		}
-	rax = stress_ipi(me, op, ready, &want);
+	rax = stress_ipi(me, op, peers, &want);
 	if (rax != want)	/* a failed call sends nothing (docs/hyperv.md) */
-		for (u32 t = 0; t < stress_ctl.nr; t++)
-			if (ready & (1ull << t))
-				c->sent[t]--;
+		for (u32 k = 0; k < c->nr_peers; k++)
+			if (peers & (1ull << k))
+				c->sent[k]--;
 	count_call(c, op, rax, want);
 	return true;
 }
@@ -281,20 +318,45 @@ static void midrun_record(u32 me, u64 now, bool last)
 	c->midrun_record = true;
 }
 
+/* Every vCPU's CPL0 path is emulated on kvm_pvm: allow for each one. */
+static u64 start_wait_us(void)
+{
+	return START_WAIT_US + (u64)stress_ctl.nr * START_WAIT_US_PER_VCPU;
+}
+
+/*
+ * Halt until vCPU 0 says go (its all-but-self IPI ends the HLT): hundreds
+ * of vCPUs spinning here at CPL0 would keep vCPU 0 from posting the rest.
+ */
+static void wait_for_go(void)
+{
+	u64 end = tsc_deadline(2 * start_wait_us());
+
+	for (;;) {
+		irq_disable();
+		if (load_acquire(&stress_ctl.go) || READ_ONCE(stress_ctl.stop) || rdtsc() > end)
+			break;
+		wrmsr(MSR_X2APIC_TIMER_INIT, GO_WAIT_TICKS);	/* a second chance */
+		safe_halt();
+	}
+}
+
 static bool start_together(u32 me)
 {
 	atomic_inc(&stress_ctl.arrived);
 	if (me) {
-		wait_until(load_acquire(&stress_ctl.go), 2 * START_WAIT_US);
+		wait_for_go();
 		return load_acquire(&stress_ctl.go) && !READ_ONCE(stress_ctl.stop);
 	}
-	if (!wait_until(READ_ONCE(stress_ctl.arrived) == stress_ctl.nr, START_WAIT_US))
+	if (!wait_until(READ_ONCE(stress_ctl.arrived) == stress_ctl.nr, start_wait_us()))
 		stress_stop(me, "only %u of %u vCPUs arrived", stress_ctl.arrived, stress_ctl.nr);
 	stress_ctl.start = rdtsc();
 	stress_ctl.end = stress_ctl.start + stress_ctl.run_cycles;
 	for (u32 t = 0; t < stress_ctl.nr; t++)
 		stress_cpus[t].heartbeat = stress_ctl.start;
 	store_release(&stress_ctl.go, 1);
+	if (stress_ctl.nr > 1)
+		apic_send_ipi_all_but_self(STRESS_WAKE_VEC);
 	return !READ_ONCE(stress_ctl.stop);
 }
 
@@ -307,7 +369,8 @@ static void run_rounds(u32 me)
 		bool sent;
 
 		WRITE_ONCE(c->heartbeat, now);
-		if (now >= stress_ctl.end && round >= MIN_ROUNDS)
+		if (now >= stress_ctl.end &&
+		    round >= (stress_ctl.nr > BIG_VM ? MIN_ROUNDS_BIG : MIN_ROUNDS))
 			break;
 		if (round % CHECK_EVERY == 0)
 			check_peers(me, now);
@@ -359,9 +422,10 @@ void stress_worker(void *arg)
 	struct stress_cpu *c = &stress_cpus[me];
 
 	(void)arg;
+	stress_peers_init(me);
+	wrmsr(MSR_X2APIC_TIMER_DIV, TIMER_DIV_1);
+	wrmsr(MSR_X2APIC_LVT_TIMER, STRESS_TIMER_VEC);	/* one-shot */
 	if (start_together(me)) {
-		wrmsr(MSR_X2APIC_TIMER_DIV, TIMER_DIV_1);
-		wrmsr(MSR_X2APIC_LVT_TIMER, STRESS_TIMER_VEC);	/* one-shot */
 		irq_enable();
 		run_rounds(me);
 		wait_phase(me, UNTIL_ACKED);
@@ -372,6 +436,8 @@ void stress_worker(void *arg)
 			wait_phase(me, UNTIL_ALL_DONE);
 		}
 		irq_disable();
+	} else {
+		timer_off();
 	}
 	store_release(&c->done, true);
 	wake(0);

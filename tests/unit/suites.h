@@ -18,5 +18,6 @@ Suite *multiboot_suite(void);
 Suite *acpi_suite(void);
 Suite *devices_suite(void);
 Suite *sandbox_suite(void);
+Suite *vpset_suite(void);
 
 #endif

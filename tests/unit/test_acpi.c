@@ -123,14 +123,56 @@ START_TEST(test_madt)
 }
 END_TEST
 
+/* APIC IDs 0..254 in LAPIC entries, 255 and up in x2APIC ones (type 9). */
+START_TEST(test_madt_x2apic)
+{
+	const struct acpi_header *h;
+	const uint8_t *p, *end;
+	unsigned int lapics = 0, x2apics = 0;
+
+	ck_assert_int_eq(acpi_build(&mem, 300, 0x608, err, sizeof(err)), 0);
+	h = table(ACPI_MADT_GPA, "APIC");
+	ck_assert_uint_eq(h->revision, 3);
+	ck_assert_uint_eq(h->length, acpi_madt_size(300));
+	ck_assert_uint_eq(h->length, 36 + 8 + 12 + 255 * 8 + 45 * 16);
+	end = (const uint8_t *)h + h->length;
+	for (p = (const uint8_t *)h + 36 + 8; p < end; p += p[1]) {
+		if (p[0] == 0) {
+			ck_assert_uint_eq(p[3], lapics);
+			ck_assert_uint_eq(x2apics, 0);	/* all LAPIC entries come first */
+			lapics++;
+		} else if (p[0] == 9) {
+			uint32_t id, flags, uid;
+
+			ck_assert_uint_eq(p[1], 16);
+			memcpy(&id, p + 4, 4);
+			memcpy(&flags, p + 8, 4);
+			memcpy(&uid, p + 12, 4);
+			ck_assert_uint_eq(id, 255 + x2apics);
+			ck_assert_uint_eq(uid, id);
+			ck_assert_uint_eq(flags & 1, 1);
+			x2apics++;
+		}
+	}
+	ck_assert_ptr_eq(p, end);
+	ck_assert_uint_eq(lapics, 255);
+	ck_assert_uint_eq(x2apics, 45);
+	/* 255 vCPUs still need no x2APIC entry: an ACPI 1.0 table. */
+	ck_assert_int_eq(acpi_build(&mem, 255, 0x608, err, sizeof(err)), 0);
+	ck_assert_uint_eq(table(ACPI_MADT_GPA, "APIC")->revision, 1);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	struct guest_mem small;
 
 	ck_assert_int_eq(acpi_build(&mem, 0, 0x608, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "0 vCPUs"));
-	ck_assert_int_eq(acpi_build(&mem, 257, 0x608, err, sizeof(err)), -1);
-	ck_assert_int_eq(acpi_build(&mem, 256, 0x608, err, sizeof(err)), 0);
+	/* 4096 (the most vCPU ids any x86 KVM takes) fits the area; 10^5 does not. */
+	ck_assert_int_eq(acpi_build(&mem, 4096, 0x608, err, sizeof(err)), 0);
+	ck_assert_int_eq(acpi_build(&mem, 100000, 0x608, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "a MADT for 100000 vCPUs"));
 	ck_assert_int_eq(mem_init(&small, 512 << 10, err, sizeof(err)), 0);
 	ck_assert_int_eq(acpi_build(&small, 1, 0x608, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "do not fit guest RAM"));
@@ -147,6 +189,7 @@ Suite *acpi_suite(void)
 	tcase_add_test(tc, test_checksum_helper);
 	tcase_add_test(tc, test_tables);
 	tcase_add_test(tc, test_madt);
+	tcase_add_test(tc, test_madt_x2apic);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
 	return s;

@@ -64,11 +64,13 @@ END_TEST
 START_TEST(test_bad_cpus)
 {
 	ck_assert_int_eq(parse("--cpus", "0", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--cpus '0': need a whole number from 1 to 256");
+	ck_assert_str_eq(err, "--cpus '0': need a whole number from 1 to 1048576");
 	ck_assert_int_eq(parse("--cpus", "4x", "g.elf", NULL), OPTIONS_ERROR);
 	ck_assert_int_eq(parse("--cpus", "-1", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--cpus", "257", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--cpus 257: minivmm supports at most 256 vCPUs");
+	/* No limit of minivmm's own: KVM's is checked when the VM is created. */
+	ck_assert_int_eq(parse("--cpus", "4096", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.nr_vcpus, 4096);
+	ck_assert_int_eq(parse("--cpus", "1048577", "g.elf", NULL), OPTIONS_ERROR);
 	ck_assert_int_eq(parse("--cpus", "99999999999999999999", "g.elf", NULL), OPTIONS_ERROR);
 }
 END_TEST
@@ -253,19 +255,59 @@ START_TEST(test_pin)
 	ck_assert_int_eq(options_parse_cpulist("a", cpus, 8, &n), -1);
 	ck_assert_int_eq(options_parse_cpulist("", cpus, 8, &n), -1);
 	ck_assert_int_eq(parse("--pin", "0,1", "--cpus", "3", "g.elf", NULL), OPTIONS_OK);
-	ck_assert(cfg.pinned);
-	ck_assert_int_eq(cfg.pin[2], 0);
+	ck_assert_uint_eq(cfg.nr_pin, 2);
+	ck_assert_int_eq(options_pin_cpu(&cfg, 2), 0);
+	ck_assert_int_eq(options_pin_cpu(&cfg, 1023), 1);
 	ck_assert_int_eq(parse("--pin", "x", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(options_pin_cpu(&cfg, 0), -1);
+	ck_assert_int_eq(parse("g.elf", NULL), OPTIONS_OK);
+	ck_assert_int_eq(options_pin_cpu(&cfg, 5), -1);
 }
 END_TEST
 
 START_TEST(test_more_vcpus_than_kvm_allows)
 {
-	struct kvm_host kvm = { .fd = -1, .max_vcpus = 4 };
+	struct kvm_host kvm = { .fd = -1, .max_vcpus = 4, .max_vcpu_id = 4 };
 
 	ck_assert_int_eq(kvm_check_vcpus(&kvm, 4, err, sizeof(err)), 0);
 	ck_assert_int_eq(kvm_check_vcpus(&kvm, 5, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "--cpus 5: KVM on this host allows at most 4 vCPUs");
+	ck_assert_str_eq(err, "--cpus 5: KVM on this host allows at most 4 vCPUs per VM (KVM_CAP_MAX_VCPUS)");
+}
+END_TEST
+
+/* Each of the three limits, named when it is the one that refuses. */
+START_TEST(test_vcpu_limits_named)
+{
+	struct kvm_host kvm = { .fd = -1, .max_vcpus = 1024, .max_vcpu_id = 512,
+				.x2apic_api = 3 };
+
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 512, err, sizeof(err)), 0);
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 513, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "--cpus 513: vCPU ids (= APIC IDs) run to 512, but KVM on this host "
+			      "takes ids below 512 only (KVM_CAP_MAX_VCPU_ID)");
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 1025, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "(KVM_CAP_MAX_VCPUS)"));
+	/* 32-bit IDs without the broadcast-quirk switch: APIC ID 255 is unreachable. */
+	kvm.x2apic_api = 1;
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 255, err, sizeof(err)), 0);
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 256, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "KVM_CAP_X2APIC_API"));
+	ck_assert_ptr_nonnull(strstr(err, "at most 255 vCPUs"));
+	ck_assert(!kvm_x2apic_api_usable(&kvm));
+	kvm.x2apic_api = 3;
+	ck_assert(kvm_x2apic_api_usable(&kvm));
+	ck_assert_int_eq(kvm_check_vcpus(&kvm, 256, err, sizeof(err)), 0);
+}
+END_TEST
+
+START_TEST(test_default_mem_grows)
+{
+	ck_assert_uint_eq(options_default_mem(1), 64ULL << 20);
+	ck_assert_uint_eq(options_default_mem(64), 64ULL << 20);
+	ck_assert_uint_eq(options_default_mem(65), (64ULL << 20) + (64ULL << 10));
+	ck_assert_uint_eq(options_default_mem(1024), (64ULL << 20) + 960 * (64ULL << 10));
+	ck_assert_uint_le(options_default_mem(4096), MVM_RAM_MAX);
+	ck_assert_uint_eq(options_default_mem(VMM_CPUS_PARSE_MAX), MVM_RAM_MAX);
 }
 END_TEST
 
@@ -288,6 +330,8 @@ Suite *options_suite(void)
 	tcase_add_test(tc, test_cmdline_too_long);
 	tcase_add_test(tc, test_pin);
 	tcase_add_test(tc, test_more_vcpus_than_kvm_allows);
+	tcase_add_test(tc, test_vcpu_limits_named);
+	tcase_add_test(tc, test_default_mem_grows);
 	suite_add_tcase(s, tc);
 	return s;
 }
