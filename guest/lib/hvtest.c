@@ -74,6 +74,33 @@ u64 hvt_vps_valid_banks(const struct hvt_vps *s)
 	return valid;
 }
 
+u32 hvt_vps_nr_banks(const struct hvt_vps *s)
+{
+	return bits_set(hvt_vps_valid_banks(s));
+}
+
+u32 hvt_vm_banks(void)
+{
+	return (boot_nr_cpus + 63) / 64;
+}
+
+void hvt_vps_fit_banks(struct hvt_vps *s, u32 max)
+{
+	u32 kept = 0, last = 0;
+
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		if (s->bank[b])
+			last = b;
+	for (u32 b = 0; b < HVT_BANKS; b++) {
+		if (!s->bank[b] || b == last)
+			continue;
+		if (kept + 1 < max)
+			kept++;
+		else
+			s->bank[b] = 0;
+	}
+}
+
 u32 hvt_vps_count(const struct hvt_vps *s)
 {
 	u32 n = 0;

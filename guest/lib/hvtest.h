@@ -59,6 +59,11 @@ void hvt_vps_range(struct hvt_vps *s, u32 first, u32 last);
 /* The valid-bank mask of the set: a bit for every non-empty bank. */
 u64 hvt_vps_valid_banks(const struct hvt_vps *s);
 u32 hvt_vps_count(const struct hvt_vps *s);
+/* Non-empty banks of `s`; banks the VM's vCPUs span (bank b = VPs 64b..64b+63). */
+u32 hvt_vps_nr_banks(const struct hvt_vps *s);
+u32 hvt_vm_banks(void);
+/* Keep the first max-1 non-empty banks and the last one: what an XMM block holds. */
+void hvt_vps_fit_banks(struct hvt_vps *s, u32 max);
 
 /* "VPs 1, 64, 1023" (the first few, then "... (N VPs)"), for case names. */
 void hvt_vps_describe(const struct hvt_vps *s, char *buf, size_t len);

@@ -324,38 +324,6 @@ static bool is_ex(u16 code)
 	       code == HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST_EX;
 }
 
-static u32 nr_banks(void)
-{
-	return (boot_nr_cpus + 63) / 64;
-}
-
-static u32 count_banks(const struct hvt_vps *t)
-{
-	u32 n = 0;
-
-	for (u64 v = hvt_vps_valid_banks(t); v; v &= v - 1)
-		n++;
-	return n;
-}
-
-/* Keep the first max-1 non-empty banks and the last one: what an XMM block holds. */
-static void fit_banks(struct hvt_vps *t, u32 max)
-{
-	u32 kept = 0, last = 0;
-
-	for (u32 b = 0; b < HVT_BANKS; b++)
-		if (t->bank[b])
-			last = b;
-	for (u32 b = 0; b < HVT_BANKS; b++) {
-		if (!t->bank[b] || b == last)
-			continue;
-		if (kept + 1 < max)
-			kept++;
-		else
-			t->bank[b] = 0;
-	}
-}
-
 /*
  * The target VPs of a case (a non-Ex mask stops at VP 63) and a
  * description for its name; NULL, or why it cannot run here.
@@ -397,11 +365,11 @@ static const char *who_targets(const struct fl_case *c, enum hvt_enc enc, struct
 		snprintf(what, len, "VP %u (bank 1)", MIN(64 + 37, last));
 		return NULL;
 	case WHO_EACH_BANK:
-		for (u32 b = 0; b < nr_banks(); b++)
+		for (u32 b = 0; b < hvt_vm_banks(); b++)
 			hvt_vps_add(t, 64 * b + (b * 7 + 1) % MIN(64u, boot_nr_cpus - 64 * b));
 		break;
 	case WHO_HOLES:
-		for (u32 b = 0; b < nr_banks(); b += 2) {
+		for (u32 b = 0; b < hvt_vm_banks(); b += 2) {
 			hvt_vps_add(t, 64 * b);
 			hvt_vps_add(t, MIN(64 * b + 63, last));
 		}
@@ -412,12 +380,12 @@ static const char *who_targets(const struct fl_case *c, enum hvt_enc enc, struct
 		break;
 	}
 	if (enc == HVT_XMM)
-		fit_banks(t, XMM_FLUSH_BANKS(is_list(c->code)));
+		hvt_vps_fit_banks(t, XMM_FLUSH_BANKS(is_list(c->code)));
 	hvt_vps_describe(t, vps, sizeof(vps));
 	snprintf(what, len, "%s: VPs %s in %u banks",
 		 c->who == WHO_EACH_BANK ? "a VP in each bank" :
-		 c->who == WHO_HOLES ? "every other bank" : "the last bank", vps, count_banks(t));
-	if (c->who == WHO_HOLES && nr_banks() < 3) {
+		 c->who == WHO_HOLES ? "every other bank" : "the last bank", vps, hvt_vps_nr_banks(t));
+	if (c->who == WHO_HOLES && hvt_vm_banks() < 3) {
 		snprintf(what, len, "every other bank");
 		return "needs 3 banks (more than 128 vCPUs) for a hole between two";
 	}

@@ -74,33 +74,10 @@ static u64 vp_bit(u32 vp)
 	return 1ull << vp;
 }
 
-static u32 nr_banks(void)
-{
-	return (boot_nr_cpus + 63) / 64;
-}
-
-/* Keep the first max-1 non-empty banks and the last one: what an XMM block holds. */
-static void fit_banks(struct hvt_vps *s, u32 max)
-{
-	u32 kept = 0, last = 0;
-
-	for (u32 b = 0; b < HVT_BANKS; b++)
-		if (s->bank[b])
-			last = b;
-	for (u32 b = 0; b < HVT_BANKS; b++) {
-		if (!s->bank[b] || b == last)
-			continue;
-		if (kept + 1 < max)
-			kept++;
-		else
-			s->bank[b] = 0;
-	}
-}
-
 /* One VP in each bank: bank b's VP moves with b, so no two share a bit. */
 static void each_bank(struct hvt_vps *s)
 {
-	for (u32 b = 0; b < nr_banks(); b++) {
+	for (u32 b = 0; b < hvt_vm_banks(); b++) {
 		u32 width = MIN(64u, boot_nr_cpus - 64 * b);
 
 		hvt_vps_add(s, 64 * b + (b * 7 + 1) % width);
@@ -109,7 +86,7 @@ static void each_bank(struct hvt_vps *s)
 
 static void holes(struct hvt_vps *s)
 {
-	for (u32 b = 0; b < nr_banks(); b += 2) {
+	for (u32 b = 0; b < hvt_vm_banks(); b += 2) {
 		hvt_vps_add(s, 64 * b);
 		hvt_vps_add(s, MIN(64 * b + 63, boot_nr_cpus - 1));
 	}
@@ -152,7 +129,7 @@ static bool set_targets(const struct ipi_case *c, struct hvt_vps *t, const char 
 		each_bank(t);
 		break;
 	case SET_HOLES:
-		if (nr_banks() < 3)
+		if (hvt_vm_banks() < 3)
 			*skip = "needs 3 banks (more than 128 vCPUs) for a hole between two";
 		holes(t);
 		break;
@@ -162,17 +139,15 @@ static bool set_targets(const struct ipi_case *c, struct hvt_vps *t, const char 
 		break;
 	}
 	if (c->enc == HVT_XMM && c->set != SET_ALL_FORMAT)
-		fit_banks(t, c->set == SET_TWO_BANKS ? XMM_IPI_BANKS - 1 : XMM_IPI_BANKS);
+		hvt_vps_fit_banks(t, c->set == SET_TWO_BANKS ? XMM_IPI_BANKS - 1 : XMM_IPI_BANKS);
 	return !*skip;
 }
 
 static void describe(const struct ipi_case *c, const struct hvt_vps *t, char *what, size_t len)
 {
 	char vps[64];
-	u32 banks = 0;
+	u32 banks = hvt_vps_nr_banks(t);
 
-	for (u64 v = hvt_vps_valid_banks(t); v; v &= v - 1)
-		banks++;
 	hvt_vps_describe(t, vps, sizeof(vps));
 	switch (c->set) {
 	case SET_EVERY:
