@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages a minivmm target needs, if any are missing.
-# Usage: scripts/deps.sh build|check|bench|fuzz|peer
+# Usage: scripts/deps.sh build|check|bench|fuzz|peer|vmx
 set -euo pipefail
 
 build_pkgs="gcc make pkg-config libelf-dev libjansson-dev"
@@ -10,7 +10,8 @@ check) pkgs="$build_pkgs check" ;;
 bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
 peer) pkgs="$build_pkgs qemu-system-x86 gnuplot-nox python3" ;;
-*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer)" >&2; exit 2 ;;
+vmx) pkgs="$build_pkgs check g++ patch xz-utils xorriso isolinux syslinux-common busybox-static cpio" ;;
+*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer, vmx)" >&2; exit 2 ;;
 esac
 
 missing=()
