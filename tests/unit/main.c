@@ -22,6 +22,7 @@ int main(void)
 	srunner_add_suite(sr, multiboot_suite());
 	srunner_add_suite(sr, acpi_suite());
 	srunner_add_suite(sr, devices_suite());
+	srunner_add_suite(sr, xmm_calib_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

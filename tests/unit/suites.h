@@ -17,5 +17,6 @@ Suite *insn_out_suite(void);
 Suite *multiboot_suite(void);
 Suite *acpi_suite(void);
 Suite *devices_suite(void);
+Suite *xmm_calib_suite(void);
 
 #endif
