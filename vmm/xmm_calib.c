@@ -243,10 +243,12 @@ void xmm_calib_format(const struct xmm_calib *c, bool spill, char *buf, size_t l
 {
 	char guest[48];
 
-	if (c->spill_resolved)
-		snprintf(guest, sizeof(guest), "guest spill %.2f us", c->spill_ns / 1e3);
-	else
+	if (!c->spill_resolved)
 		snprintf(guest, sizeof(guest), "guest spill not resolved by the TSC");
+	else if (c->spill_ns < 10)	/* what %.2f would show as 0.00 */
+		snprintf(guest, sizeof(guest), "guest spill under 0.01 us");
+	else
+		snprintf(guest, sizeof(guest), "guest spill %.2f us", c->spill_ns / 1e3);
 	snprintf(buf, len, "auto: %s + VMM walk %.2f us %s KVM_GET_FPU %.2f us "
 		 "(medians of %u alternated runs on vCPU 0)",
 		 guest, c->walk_ns / 1e3, spill ? "<=" : ">", c->get_fpu_ns / 1e3, CALIB_ROUNDS);

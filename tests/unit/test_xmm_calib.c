@@ -60,6 +60,21 @@ START_TEST(test_spill_not_resolved_is_not_zero)
 }
 END_TEST
 
+START_TEST(test_spill_tiny_is_not_zero)
+{
+	struct xmm_calib c = { .done = true, .walk_ns = 210, .get_fpu_ns = 690 };
+	char line[160];
+
+	/* Resolved, but 7 cycles (2 ns) would print as 0.00 us. */
+	xmm_calib_set_spill(&c, 107, 100, TSC_KHZ);
+	ck_assert(c.spill_resolved);
+	ck_assert_uint_eq(c.spill_ns, 2);
+	xmm_calib_format(&c, true, line, sizeof(line));
+	ck_assert_ptr_null(strstr(line, "0.00 us +"));
+	ck_assert_ptr_nonnull(strstr(line, "guest spill under 0.01 us + VMM walk"));
+}
+END_TEST
+
 START_TEST(test_spill_no_tsc_rate)
 {
 	struct xmm_calib c = { 0 };
@@ -79,6 +94,7 @@ Suite *xmm_calib_suite(void)
 	tcase_add_test(tc, test_spill_resolved);
 	tcase_add_test(tc, test_spill_costlier_than_ioctl);
 	tcase_add_test(tc, test_spill_not_resolved_is_not_zero);
+	tcase_add_test(tc, test_spill_tiny_is_not_zero);
 	tcase_add_test(tc, test_spill_no_tsc_rate);
 	suite_add_tcase(s, tc);
 	return s;
