@@ -147,6 +147,14 @@ check:
 	$(Q)./scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all $(B)/unit $(B)/unit-asan $(B)/minivmm-asan $(B)/minivmm-sandbox-test
 	$(Q)$(MAKE) --no-print-directory unit unit-asan host-tests integration
+	$(Q)./tests/integration/vmx.sh ci
+
+# The integration areas on Intel VMX, in Bochs (tests/integration/vmx.sh; slow).
+.PHONY: check-vmx
+check-vmx:
+	$(Q)./scripts/deps.sh vmx
+	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan
+	$(Q)./tests/integration/vmx.sh full $(VMX_GROUPS)
 
 bench:
 	$(Q)./scripts/deps.sh bench

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages a minivmm target needs, if any are missing.
-# Usage: scripts/deps.sh build|check|bench|fuzz|peer|deb
+# Usage: scripts/deps.sh build|check|bench|fuzz|peer|deb|vmx
 set -euo pipefail
 
 build_pkgs="gcc make pkg-config libelf-dev libjansson-dev libseccomp-dev"
@@ -11,7 +11,8 @@ bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
 peer) pkgs="$build_pkgs qemu-system-x86 gnuplot-nox python3" ;;
 deb) pkgs="$build_pkgs dpkg-dev lintian man-db" ;;
-*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer, deb)" >&2; exit 2 ;;
+vmx) pkgs="$build_pkgs check g++ patch xz-utils xorriso isolinux syslinux-common busybox-static cpio" ;;
+*) echo "deps.sh: unknown target '$1' (build, check, bench, fuzz, peer, deb, vmx)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -307,8 +307,10 @@ static json_t *xmm_calib_json(const struct vm *vm)
 	xmm_calib_describe(vm, why, sizeof(why));
 	if (!c->done || c->untimed)
 		return json_pack("{s:s}", "why", why);
-	return json_pack("{s:s, s:I, s:I, s:I}", "why", why,
-			 "guest_spill_ns", (json_int_t)c->spill_ns,
+	/* An unresolved spill cost is null, not a measured 0. */
+	return json_pack("{s:s, s:o, s:I, s:I}", "why", why,
+			 "guest_spill_ns", c->spill_resolved ? json_integer((json_int_t)c->spill_ns) :
+							       json_null(),
 			 "vmm_walk_ns", (json_int_t)c->walk_ns,
 			 "kvm_get_fpu_ns", (json_int_t)c->get_fpu_ns);
 }

@@ -144,7 +144,7 @@ static int time_paths(struct vm *vm, struct vcpu *v, struct xmm_calib *c, char *
 	}
 	s = median(spill, CALIB_ROUNDS);
 	e = median(empty, CALIB_ROUNDS);
-	c->spill_ns = s > e ? (s - e) * 1000000ull / vm->tsc_khz : 0;
+	xmm_calib_set_spill(c, s, e, vm->tsc_khz);
 	c->get_fpu_ns = median(fpu, 2 * CALIB_ROUNDS);
 	return 0;
 }
@@ -222,24 +222,46 @@ int xmm_calibrate(struct vm *vm, char *err, size_t errlen)
 	ret = measure(vm, c, err, errlen);
 	if (restore(vm, &vm->vcpus[0], err, errlen) || ret)
 		return -1;
-	vm->cfg.xmm_path = c->spill_ns + c->walk_ns <= c->get_fpu_ns ? XMM_PATH_SPILL :
-								      XMM_PATH_IOCTL;
+	vm->cfg.xmm_path = xmm_calib_prefers_spill(c) ? XMM_PATH_SPILL : XMM_PATH_IOCTL;
 	hv_set_xmm_spill(vm->hv, vm->cfg.xmm_path == XMM_PATH_SPILL);
 	return 0;
+}
+
+void xmm_calib_set_spill(struct xmm_calib *c, uint64_t spill_cycles, uint64_t empty_cycles,
+			 uint64_t tsc_khz)
+{
+	c->spill_resolved = spill_cycles > empty_cycles && tsc_khz;
+	c->spill_ns = c->spill_resolved ? (spill_cycles - empty_cycles) * 1000000ull / tsc_khz : 0;
+}
+
+bool xmm_calib_prefers_spill(const struct xmm_calib *c)
+{
+	return c->spill_ns + c->walk_ns <= c->get_fpu_ns;
+}
+
+void xmm_calib_format(const struct xmm_calib *c, bool spill, char *buf, size_t len)
+{
+	char guest[48];
+
+	if (!c->spill_resolved)
+		snprintf(guest, sizeof(guest), "guest spill not resolved by the TSC");
+	else if (c->spill_ns < 10)	/* what %.2f would show as 0.00 */
+		snprintf(guest, sizeof(guest), "guest spill under 0.01 us");
+	else
+		snprintf(guest, sizeof(guest), "guest spill %.2f us", c->spill_ns / 1e3);
+	snprintf(buf, len, "auto: %s + VMM walk %.2f us %s KVM_GET_FPU %.2f us "
+		 "(medians of %u alternated runs on vCPU 0)",
+		 guest, c->walk_ns / 1e3, spill ? "<=" : ">", c->get_fpu_ns / 1e3, CALIB_ROUNDS);
 }
 
 void xmm_calib_describe(const struct vm *vm, char *buf, size_t len)
 {
 	const struct xmm_calib *c = &vm->xmm_calib;
-	bool spill = vm->cfg.xmm_path == XMM_PATH_SPILL;
 
 	if (!c->done)
 		snprintf(buf, len, "set by --hv-xmm-path");
 	else if (c->untimed)
 		snprintf(buf, len, "auto: %s", c->untimed);
 	else
-		snprintf(buf, len, "auto: guest spill %.2f us + VMM walk %.2f us %s KVM_GET_FPU "
-			 "%.2f us (medians of %u alternated runs on vCPU 0)",
-			 c->spill_ns / 1e3, c->walk_ns / 1e3, spill ? "<=" : ">",
-			 c->get_fpu_ns / 1e3, CALIB_ROUNDS);
+		xmm_calib_format(c, vm->cfg.xmm_path == XMM_PATH_SPILL, buf, len);
 }

@@ -5,7 +5,7 @@
 # $VMM_ASAN, $T) and runs the areas named (default: all of them).
 # MINIVMM_ASAN is minivmm built with ASan+UBSan+LSan (cases.d/leaks.sh).
 # POSIX sh, so it also runs under busybox inside the nested test VM.
-# Usage: cases.sh MINIVMM GUEST_ELF [MINIVMM_ASAN [AREA...]]
+# Usage: cases.sh MINIVMM GUEST_ELF [MINIVMM_ASAN [AREA...]] (AREA: a name in cases.d or a path)
 set -u
 VMM=${1:?usage: cases.sh MINIVMM GUEST_ELF}
 ELF=${2:?usage: cases.sh MINIVMM GUEST_ELF [MINIVMM_ASAN]}
@@ -63,12 +63,14 @@ if [ $# -eq 0 ]; then
 	done
 fi
 for a in "$@"; do
-	if [ ! -f "$dir/$a.sh" ]; then
-		bad "area $a" "no file $dir/$a.sh"
+	# An AREA with a slash is a file outside cases.d (e.g. tests/integration/vmx/).
+	case $a in */*) af=$a ;; *) af=$dir/$a.sh ;; esac
+	if [ ! -f "$af" ]; then
+		bad "area $a" "no file $af"
 		continue
 	fi
 	echo "# $a"
-	. "$dir/$a.sh"
+	. "$af"
 done
 
 rm -rf "$T"

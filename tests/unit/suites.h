@@ -19,5 +19,6 @@ Suite *acpi_suite(void);
 Suite *devices_suite(void);
 Suite *sandbox_suite(void);
 Suite *vpset_suite(void);
+Suite *xmm_calib_suite(void);
 
 #endif

@@ -1,0 +1,17 @@
+# Cases the per-host areas do not hold, run on VMX by `make check-vmx`
+# (tests/integration/vmx.sh full). Behaviour only, no timing judged.
+
+c="VMX: preempt-call with 2 vCPUs (--iters 20, 100 ms windows): mutual exclusion per hook"
+run "$c" 0 -- --cpus 2 --iters 20 --timeout 240 "$ELF" -- preempt-call &&
+	has "$c" out "kvm backend vmx" &&
+	has "$c" out "PASS: preempt-call: lock slow path with hook: mutual exclusion" &&
+	has "$c" out " 0 failed" &&
+	if grep -q "^FAIL" "$T/out"; then bad "$c" "a FAIL line"; else ok "$c"; fi
+
+# hv.sh accepts a SKIP of the flush cases where no stale translation shows;
+# on VMX the negative control must really run, or this says it did not.
+c="VMX: hv-flush with 2 vCPUs: the negative control sees a stale read, every flush works"
+if run "$c" 0 -- --cpus 2 --timeout 240 "$ELF" -- hv-flush && has "$c" out " passed, 0 failed"; then
+	if grep -qF "PASS: hv-flush: negative control: without a flush" "$T/out"; then ok "$c"
+	else skip "$c" "$(grep -m1 -F 'SKIP: hv-flush: flush cases' "$T/out")"; fi
+fi
