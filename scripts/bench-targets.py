@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-NATIVE = {"ipi": "x2apic", "flush": "ipi+invlpg"}
+NATIVE = {"ipi": "x2apic", "flush": "native ipi+invlpg"}
 # The tables that sweep the count: ipi's multicast (broadcast is its N-1 point), every flush table.
 SWEPT = {"ipi": ("multicast@halted", "multicast@spin-cpl3"),
          "flush": None}
@@ -54,7 +54,8 @@ def load(out, suite, n):
 
 
 def curves(doc, suite):
-    """{(case, variant): {targets: ns}} for the swept tables."""
+    """{(table, row): {targets: ns}} for the swept tables. ipi: table = case, row = send
+    path; flush: table = the targets' state, row = "call encoding" ("native ipi+invlpg")."""
     khz = doc["environment"].get("tsc_khz") or 0
     res = {}
     for r in doc["results"]:
@@ -66,7 +67,11 @@ def curves(doc, suite):
         if suite == "flush" and "@" not in r["case"]:
             continue
         ns = r["body"] * 1e6 / khz
-        res.setdefault((r["case"], r["variant"]), {})[r["targets"]] = ns
+        table, row = r["case"], r["variant"]
+        if suite == "flush":
+            call, table = r["case"].split("@", 1)
+            row = f"{call} {r['variant']}"
+        res.setdefault((table, row), {})[r["targets"]] = ns
     return res
 
 
@@ -104,7 +109,7 @@ def verdicts(log):
 def plot(dat_dir, docs, suite, n, series, title):
     files = []
     for (case, variant), pts in sorted(series.items()):
-        name = f"{suite}-{case}-{variant}".replace("@", "_").replace("+", "_")
+        name = f"{suite}-{case}-{variant}".replace("@", "_").replace("+", "_").replace(" ", "_")
         path = os.path.join(dat_dir, name + ".dat")
         with open(path, "w") as f:
             for k in sorted(pts):
@@ -166,7 +171,7 @@ def section(suite, n, doc, log, docs, dat_dir):
             out.append(f"| {v} | " + " | ".join(fmt_ns(p.get(k)) for k in ks) +
                        f" | {'-' if s is None else f'{s:.2f}'} | {cx} |")
         out.append("")
-        if suite == "flush" and case.endswith("@preempted"):
+        if suite == "flush" and case == "preempted":
             out.append(flat_note(rows, ks))
     if plot(dat_dir, docs, suite, n, series, f"{suite}: cost vs targets at {n} vCPUs (log-log)"):
         out.append(f"![{suite} cost vs targets](bench-targets-{suite}.png)\n")
@@ -181,10 +186,11 @@ def flat_note(rows, ks):
     parts = []
     for v, p in sorted(rows.items()):
         if lo in p and hi in p and p[lo] > 0:
-            parts.append(f"`{v}` {p[hi] / p[lo]:.2f}x")
-    return (f"Preempted, {hi} targets against {lo}: " + ", ".join(parts) +
-            ". A hypercall flush marks the preempted targets and returns, so its "
-            "row should stay flat (slope near 0) where the native row waits out every hold.\n")
+            parts.append(f"`{v}` {p[hi] / p[lo]:.2f}x (slope {slope(p) or 0:.2f})")
+    return (f"Preempted, the cost at {hi} targets over the cost at {lo}: " + ", ".join(parts) +
+            ". A hypercall flush need not wait for a target outside guest mode, so its row "
+            "should stay flat (slope near 0, O(1) in the count) while the native row waits "
+            "out the holds.\n")
 
 
 def main():
@@ -207,10 +213,11 @@ def main():
           f"host{f' at {a.tree_rev}' if a.tree_rev else ''}. Past 64 vCPUs the `ipi` suite adds "
           "multicast tables (vCPUs 1..k, k = 1, 2, 4 ... N-1; k = N-1 is the broadcast) and "
           "`flush` measures k = 1, 2, 4 ... N-1 targets halted, running (spinning at CPL3) and "
-          "preempted (held out of guest mode by the VMM). Targets past VP 63 go in the Ex "
+          "preempted (held out of guest mode by the VMM through MVM_CTRL_PAUSE_VCPU before every "
+          "call, halted before the hold, each hold 1 ms + 200 µs per target). Targets past VP 63 go in the Ex "
           "calls' multi-bank VP sets; the non-Ex calls cannot name them and skip, and an "
-          "XMM-fast row skips once the set no longer fits RDX, R8 and XMM0-5. Running and "
-          "preempted spin only the count's own targets, and a sweep stops after a table "
+          "XMM-fast row skips once the set no longer fits RDX, R8 and XMM0-5. Running spins "
+          "only the count's own targets, and a sweep stops after a table "
           "that took over 20 s: on a host with few CPUs every spinner is a runnable thread "
           "the targets queue behind, so those curves measure the host's scheduler as much "
           "as the send path. Iteration counts are small; read the slopes, not the third digit.\n"]

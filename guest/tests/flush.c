@@ -12,8 +12,8 @@
  * Up to 64 vCPUs every count 1..N-1 is measured; past 64, the counts are
  * 1, 2, 4 ... N-1, targets past VP 63 go in Ex calls' multi-bank VP sets
  * (the non-Ex calls and XMM-fast sets too big for the registers skip), and
- * each hold grows with the count so that the last target is still held
- * when the first hold would otherwise have ended.
+ * each hold grows with the count so that the first target is still held
+ * when the last hold begins.
  */
 #include <hv/tlfs.h>
 #include <minivmm/abi.h>
@@ -66,10 +66,13 @@ struct flush_case {
 	struct hvt_vps vps;
 };
 
-/* Past 63 targets, 50 us more per target: the holds begin one after another. */
+/*
+ * Past 64 vCPUs, 200 us more per target: the holds begin one after another,
+ * and the first must outlast the requests for the others.
+ */
 static u32 hold_for(u32 k)
 {
-	return k < 64 ? PREEMPT_US : PREEMPT_US + 50 * k;
+	return boot_nr_cpus <= 64 ? PREEMPT_US : PREEMPT_US + 200 * k;
 }
 
 /* The page a List call names and the native handler invalidates. */
