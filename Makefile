@@ -160,7 +160,7 @@ bench:
 # The scale part of make bench (docs/scale.md): up to this many vCPUs.
 BENCH_SCALE_MAX ?= 1024
 # Cost against target count past 64 vCPUs (docs/targets.md): ipi and flush at this many.
-BENCH_TARGETS_CPUS ?= 128
+BENCH_TARGETS_CPUS ?= 256
 BENCH_TARGETS_ITERS ?= 16
 # The Hyper-V layer's VP-set decode, timed on the host (docs/scale.md).
 $(B)/bench-vpset: tests/bench/vpset_decode.c $(filter $(B)/host/hv/%,$(LIB_OBJS))

@@ -3,7 +3,7 @@
 docs/targets.md and docs/bench-targets-{ipi,flush}.png.
 
 Runs `minivmm --cpus N guest.elf -- ipi` and `-- flush` for each N given
-(default 128: past 64 the suites measure 1, 2, 4 ... N-1 targets), or reads
+(default 256: past 64 the suites measure 1, 2, 4 ... N-1 targets), or reads
 the JSON of earlier runs with --report-only. Per row (case, send path or
 call x encoding), the cost is the record's body: cycles per iteration above
 the empty loop, converted with the run's tsc_khz. The slope is the
@@ -199,7 +199,7 @@ def main():
     ap.add_argument("--elf", default="guest.elf")
     ap.add_argument("--out", default="build/bench/targets")
     ap.add_argument("--docs", default="docs")
-    ap.add_argument("--cpus", type=int, default=128)
+    ap.add_argument("--cpus", type=int, default=256)
     ap.add_argument("--iters", type=int, default=16)
     ap.add_argument("--tree-rev", default="")
     ap.add_argument("--report-only", action="store_true")
