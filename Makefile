@@ -162,9 +162,14 @@ bench:
 	$(Q)./scripts/bench.sh
 	$(Q)python3 scripts/bench-scale.py --vmm ./minivmm --elf guest.elf --decode $(B)/bench-vpset \
 		--out $(B)/bench/scale --docs docs --max-cpus $(BENCH_SCALE_MAX) --tree-rev $(GIT_REV)
+	$(Q)python3 scripts/bench-targets.py --vmm ./minivmm --elf guest.elf --out $(B)/bench/targets \
+		--docs docs --cpus $(BENCH_TARGETS_CPUS) --iters $(BENCH_TARGETS_ITERS) --tree-rev $(GIT_REV)
 
 # The scale part of make bench (docs/scale.md): up to this many vCPUs.
 BENCH_SCALE_MAX ?= 1024
+# Cost against target count past 64 vCPUs (docs/targets.md): ipi and flush at this many.
+BENCH_TARGETS_CPUS ?= 256
+BENCH_TARGETS_ITERS ?= 16
 # The Hyper-V layer's VP-set decode, timed on the host (docs/scale.md).
 $(B)/bench-vpset: tests/bench/vpset_decode.c $(filter $(B)/host/hv/%,$(LIB_OBJS))
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ -lpthread

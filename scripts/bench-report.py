@@ -693,7 +693,11 @@ def section_scale():
             "(1 to 1024), the `stress` storm at 256 and 1024 vCPUs with RSS sampled through it, "
             "and the VMM's decode of a full 1024-VP sparse set: [scale.md](scale.md), written by "
             "scripts/bench-scale.py right after this report in the same `make bench`. The ipi and "
-            "flush suites' curves above stop at 8 vCPUs (their target masks are 64-bit).\n")
+            "flush suites' curves above stop at 8 vCPUs; their cost against target count past 64 "
+            "(multicast IPI and flush of 1, 2, 4 ... N-1 targets halted, running and preempted, "
+            "each path and encoding, log-log, with each curve's slope and where the hypercall "
+            "overtakes the native path): [targets.md](targets.md), written by "
+            "scripts/bench-targets.py in the same `make bench`.\n")
 
 
 def main():

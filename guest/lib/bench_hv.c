@@ -10,6 +10,7 @@ _Static_assert((int)BENCH_HV_REGULAR == (int)MVM_HV_ENC_REGULAR &&
 	       (int)BENCH_HV_XMM_FAST == (int)MVM_HV_ENC_XMM_FAST, "one numbering of encodings");
 #include "lib/boot.h"
 #include "lib/hv.h"
+#include "lib/hvtest.h"
 #include "lib/processor.h"
 
 /* Ex calls: one bank (bank 0); List calls: one GVA entry. */
@@ -167,4 +168,81 @@ u16 bench_hv_unknown_fast(void)
 {
 	bench_hv_prepare_unknown(&once);
 	return bench_hv_issue(&once);
+}
+
+/* Sets past bank 0: header (up to 3 qwords), format, valid banks, banks, a GVA. */
+#define WIDE_QWORDS	(3 + 2 + HVT_BANKS + 1)
+static u64 wide_in[WIDE_QWORDS] __aligned(256);	/* 256-aligned: never crosses a page */
+
+/* Qwords an Ex call with `s` reads: the fixed header, the set, a GVA for List. */
+static u32 wide_words(bool ipi, bool list, const struct hvt_vps *s)
+{
+	u32 banks = 0;
+
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		banks += s->bank[b] != 0;
+	return (ipi ? 1 : 2) + 2 + banks + (list ? 1 : 0);
+}
+
+const char *bench_hv_vps_unfit(bool ipi, bool list, enum bench_hv_enc enc,
+			       const struct hvt_vps *s)
+{
+	if (enc == BENCH_HV_FAST)
+		return "a VP set past bank 0 does not fit RDX:R8";
+	if (enc == BENCH_HV_XMM_FAST && wide_words(ipi, list, s) > HVT_XMM_QWORDS)
+		return "the VP set's banks do not fit RDX, R8 and XMM0-5";
+	return NULL;
+}
+
+/* The sparse set of `s` from wide_in[at]; returns the qword after it and the bank count. */
+static u32 put_set(u32 at, const struct hvt_vps *s, u32 *banks)
+{
+	u64 valid = 0;
+	u32 n = 0;
+
+	wide_in[at++] = HV_GENERIC_SET_SPARSE_4K;
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		if (s->bank[b])
+			valid |= 1ull << b;
+	wide_in[at++] = valid;
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		if (s->bank[b]) {
+			wide_in[at++] = s->bank[b];
+			n++;
+		}
+	*banks = n;
+	return at;
+}
+
+static u16 wide_issue(u64 control, enum bench_hv_enc enc, u32 words)
+{
+	if (enc == BENCH_HV_XMM_FAST)
+		return (u16)xmm_call[xmm_regs_for(words)](control, wide_in);
+	return (u16)hv_hcall(control, (uintptr_t)wide_in, 0);
+}
+
+u16 bench_hv_send_ipi_vps(enum bench_hv_enc enc, u8 vector, const struct hvt_vps *s)
+{
+	u32 banks, words;
+
+	wide_in[0] = vector;
+	words = put_set(1, s, &banks);
+	return wide_issue(HVCALL_SEND_IPI_EX | (u64)banks << HV_HCALL_VARHEAD_SHIFT, enc, words);
+}
+
+u16 bench_hv_flush_vps(bool list, enum bench_hv_enc enc, const struct hvt_vps *s, u64 gva)
+{
+	u64 control = list ? HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST_EX :
+			     HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX;
+	u32 banks, words;
+
+	wide_in[0] = 0;
+	wide_in[1] = HV_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES;
+	words = put_set(2, s, &banks);
+	control |= (u64)banks << HV_HCALL_VARHEAD_SHIFT;
+	if (list) {
+		wide_in[words++] = gva & HV_GVA_PAGE_MASK;
+		control |= ONE_REP;
+	}
+	return wide_issue(control, enc, words);
 }

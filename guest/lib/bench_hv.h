@@ -72,6 +72,18 @@ u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask);
  */
 u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva);
 
+/*
+ * The same two calls for targets past VP 63 (ipi and flush beyond 64
+ * vCPUs): an Ex call with one bank per non-empty bank of `s`, in the
+ * regular or XMM-fast encoding. bench_hv_vps_unfit() says, before the
+ * timed window, why a set cannot go in an encoding (NULL: it can).
+ */
+struct hvt_vps;
+const char *bench_hv_vps_unfit(bool ipi, bool list, enum bench_hv_enc enc,
+			       const struct hvt_vps *s);
+u16 bench_hv_send_ipi_vps(enum bench_hv_enc enc, u8 vector, const struct hvt_vps *s);
+u16 bench_hv_flush_vps(bool list, enum bench_hv_enc enc, const struct hvt_vps *s, u64 gva);
+
 /* A call code nobody implements (0x1), fast form: INVALID_HYPERCALL_CODE. */
 #define BENCH_HV_UNKNOWN_CODE	0x0001
 u16 bench_hv_unknown_fast(void);

@@ -30,11 +30,16 @@ static void spin_fn(void *arg)
 
 bool bench_targets_spin(void)
 {
+	return bench_targets_spin_upto(boot_nr_cpus - 1);
+}
+
+bool bench_targets_spin_upto(u32 last)
+{
 	u32 want = 0;
 
 	WRITE_ONCE(stop, false);
 	WRITE_ONCE(spinning, 0);
-	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
+	for (u32 cpu = 0; cpu <= last && cpu < boot_nr_cpus; cpu++)
 		if (cpu != smp_id() && !smp_call(cpu, spin_fn, NULL, false))
 			want++;
 	return wait_until(READ_ONCE(spinning) == want, SPIN_START_US);
@@ -58,4 +63,9 @@ int bench_vmm_pause(u32 cpu, u32 us)
 	outl(MVM_PORT_CTRL, (u32)(uintptr_t)&req);
 	barrier();
 	return READ_ONCE(req.status);
+}
+
+bool bench_targets_over(u64 start_tsc)
+{
+	return rdtsc() - start_tsc > us_to_cycles(BENCH_SWEEP_TABLE_US);
 }

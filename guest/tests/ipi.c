@@ -9,6 +9,10 @@
  * every encoding they allow, compared with the ICR row. Receivers are
  * halted with IF=1, then spinning at CPL3 with IF=1. The sender runs at
  * CPL0: ICR writes and hypercalls need it.
+ *
+ * Past 64 vCPUs the broadcast reaches all N-1 others (the non-Ex calls,
+ * limited to VPs 0-63, skip it), and multicast tables add 1, 2, 4 ... N-1
+ * targets (vCPUs 1..k) per send path: the cost against target count.
  */
 #include <hv/tlfs.h>
 #include <minivmm/abi.h>
@@ -18,10 +22,13 @@
 #include "lib/bench_hv.h"
 #include "lib/bench_targets.h"
 #include "lib/boot.h"
+#include "lib/hvtest.h"
 #include "lib/irq.h"
 #include "lib/printf.h"
 #include "lib/report.h"
 #include "lib/smp.h"
+#include "lib/string.h"
+#include "lib/timing.h"
 #include "suite.h"
 
 #define IPI_VECTOR		0x50
@@ -54,6 +61,8 @@ struct ipi_case {
 	enum send_path path;
 	u64 mask;		/* destination vCPUs; 0 for the dry run */
 	u32 want;		/* acknowledgements per send */
+	bool wide;		/* targets past VP 63: in vps, not mask */
+	struct hvt_vps vps;
 };
 
 static u32 acks;
@@ -81,13 +90,26 @@ static void send_x2apic(u64 mask)
 		apic_send_ipi(percpu[__builtin_ctzll(mask)].apic_id, IPI_VECTOR);
 }
 
+/* The same for a set past VP 63, bank by bank. */
+static void send_x2apic_vps(const struct hvt_vps *s)
+{
+	for (u32 b = 0; b < HVT_BANKS; b++)
+		for (u64 m = s->bank[b]; m; m &= m - 1)
+			apic_send_ipi(percpu[b * 64 + __builtin_ctzll(m)].apic_id, IPI_VECTOR);
+}
+
 static const char *ipi_body(void *arg)
 {
 	const struct ipi_case *c = arg;
 	const struct send_path_desc *p = &paths[c->path];
 	u32 start = READ_ONCE(acks);
 
-	if (!p->code)
+	if (c->wide && !p->code)
+		send_x2apic_vps(&c->vps);
+	else if (c->wide) {
+		if (bench_hv_send_ipi_vps(p->enc, IPI_VECTOR, &c->vps))
+			return "hypercall status is not HV_STATUS_SUCCESS";
+	} else if (!p->code)
 		send_x2apic(c->mask);
 	else if (bench_hv_send_ipi(p->code == HVCALL_SEND_IPI_EX, p->enc, IPI_VECTOR, c->mask))
 		return "hypercall status is not HV_STATUS_SUCCESS";
@@ -101,8 +123,17 @@ static const char *ipi_setup(void *arg)
 	const struct ipi_case *c = arg;
 	const struct send_path_desc *p = &paths[c->path];
 
+	const char *why;
+
 	WRITE_ONCE(ack_locked, c->kind == BROADCAST_LOCK);
-	return p->code ? bench_hv_unusable(p->code, p->enc) : NULL;
+	if (!p->code)
+		return NULL;
+	why = bench_hv_unusable(p->code, p->enc);
+	if (why || !c->wide)
+		return why;
+	if (p->code != HVCALL_SEND_IPI_EX)
+		return "targets past VP 63: the non-Ex call has a 64-bit mask";
+	return bench_hv_vps_unfit(true, false, p->enc, &c->vps);
 }
 
 static u64 kind_mask(enum ipi_kind kind)
@@ -129,6 +160,18 @@ static u32 count_bits(u64 mask)
 	for (; mask; mask &= mask - 1)
 		n++;
 	return n;
+}
+
+/* Targets vCPUs first..last other than the sender, as a mask when all are below 64. */
+static void set_targets(struct ipi_case *c, u32 first, u32 last)
+{
+	memset(&c->vps, 0, sizeof(c->vps));
+	hvt_vps_range(&c->vps, first, last);
+	if (smp_id() < GUEST_MAX_VCPUS)
+		c->vps.bank[smp_id() / 64] &= ~(1ull << (smp_id() % 64));
+	c->want = hvt_vps_count(&c->vps);
+	c->wide = hvt_vps_valid_banks(&c->vps) > 1;
+	c->mask = c->wide ? 0 : c->vps.bank[0];
 }
 
 static struct ipi_case args[NR_KINDS][NR_PATHS];
@@ -176,10 +219,47 @@ static u32 build_rows(enum receivers rx)
 				.kind = k, .path = p, .mask = mask,
 				.want = count_bits(mask),
 			};
+			if (boot_nr_cpus > 64 && k >= BROADCAST)
+				set_targets(&args[k][p], 0, boot_nr_cpus - 1);
 			fill_row(&rows[n++], &args[k][p], names[k], base);
 		}
 	}
 	return n;
+}
+
+/* Past 64 vCPUs: vCPUs 1..k for k = 1, 2, 4 ... and N-1, one table each. */
+static struct ipi_case multi_args[NR_PATHS];
+static char multi_name[MVM_RESULT_NAME_MAX];
+
+static void run_multicast(struct bench *b, enum receivers rx)
+{
+	char what[64];
+
+	snprintf(multi_name, sizeof(multi_name), "multicast@%s", receiver_names[rx]);
+	for (u32 k = 1; k < boot_nr_cpus; k = bench_targets_next(k)) {
+		u64 t0 = rdtsc();
+
+		if (rx == SPINNING && !bench_targets_spin_upto(k)) {
+			report_fail(multi_name, "not every one of %u receivers started spinning", k);
+			bench_targets_halt();
+			return;
+		}
+		for (u32 p = 0; p < NR_PATHS; p++) {
+			multi_args[p] = (struct ipi_case){ .kind = NORMAL, .path = p };
+			set_targets(&multi_args[p], 1, k);
+			fill_row(&rows[p], &multi_args[p], multi_name, BENCH_ROW(0));
+		}
+		snprintf(what, sizeof(what), "multicast to %u vCPUs, %s", k, receiver_names[rx]);
+		bench_run_table(b, rows, NR_PATHS, what);
+		if (rx == SPINNING)
+			bench_targets_halt();
+		if (bench_targets_over(t0) && bench_targets_next(k) < boot_nr_cpus) {
+			report_skip(multi_name,
+				    "more than %u targets: the %u-target table took over %u s here", k, k,
+				    BENCH_SWEEP_TABLE_US / 1000000);
+			return;
+		}
+	}
 }
 
 static void suite_ipi(const char *arg)
@@ -194,7 +274,13 @@ static void suite_ipi(const char *arg)
 	irq_register(IPI_VECTOR, ipi_handler);
 	bench_init(&b, "ipi");
 	bench_run_table(&b, rows, build_rows(HALTED), "receivers halted (IF=1)");
-	if (bench_targets_spin())
+	if (boot_nr_cpus > 64) {
+		/* Every other vCPU spinning is as many runnable threads: per count instead. */
+		run_multicast(&b, HALTED);
+		report_skip("receivers spinning at CPL3, all kinds",
+			    "past 64 vCPUs measured per target count: multicast@spin-cpl3");
+		run_multicast(&b, SPINNING);
+	} else if (bench_targets_spin())
 		bench_run_table(&b, rows, build_rows(SPINNING),
 				"receivers spinning at CPL3 (IF=1)");
 	else
