@@ -37,6 +37,7 @@ full_groups=(
 	"kut:kut"
 	"bench:bench"
 	"leaks:leaks flood"
+	"sandbox:sandbox rounds"
 )
 
 case $mode in
