@@ -159,11 +159,11 @@ check-vmx:
 bench:
 	$(Q)./scripts/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(B)/sandbox-cost $(B)/bench-vpset
-	$(Q)./scripts/bench.sh
 	$(Q)python3 scripts/bench-scale.py --vmm ./minivmm --elf guest.elf --decode $(B)/bench-vpset \
 		--out $(B)/bench/scale --docs docs --max-cpus $(BENCH_SCALE_MAX) --tree-rev $(GIT_REV)
 	$(Q)python3 scripts/bench-targets.py --vmm ./minivmm --elf guest.elf --out $(B)/bench/targets \
 		--docs docs --cpus $(BENCH_TARGETS_CPUS) --iters $(BENCH_TARGETS_ITERS) --tree-rev $(GIT_REV)
+	$(Q)./scripts/bench.sh
 
 # The scale part of make bench (docs/scale.md): up to this many vCPUs.
 BENCH_SCALE_MAX ?= 1024

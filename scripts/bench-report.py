@@ -11,6 +11,7 @@ own statistics. Nothing is measured or estimated here.
 import argparse
 import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -686,18 +687,166 @@ def machine_line(runs):
             f"(run {run.name})")
 
 
-def section_scale():
-    """Past 64 vCPUs: measured by bench-scale.py in the same make bench, into its own page."""
-    return ("## Scale: past 64 vCPUs\n\n"
-            "Launch to all vCPUs online and minivmm's resident memory against the vCPU count "
-            "(1 to 1024), the `stress` storm at 256 and 1024 vCPUs with RSS sampled through it, "
-            "and the VMM's decode of a full 1024-VP sparse set: [scale.md](scale.md), written by "
-            "scripts/bench-scale.py right after this report in the same `make bench`. The ipi and "
-            "flush suites' curves above stop at 8 vCPUs; their cost against target count past 64 "
-            "(multicast IPI and flush of 1, 2, 4 ... N-1 targets halted, running and preempted, "
-            "each path and encoding, log-log, with each curve's slope and where the hypercall "
-            "overtakes the native path): [targets.md](targets.md), written by "
-            "scripts/bench-targets.py in the same `make bench`.\n")
+def load_summary(path):
+    """A summary.json that bench-scale.py or bench-targets.py wrote, or None."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def read_points(path):
+    """Rows of numbers from a .dat file bench-scale.py wrote (N value ...)."""
+    rows = []
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 2:
+                    rows.append(tuple(float(x) for x in parts))
+    except (OSError, ValueError):
+        return []
+    return rows
+
+
+def loglog_slope(pts):
+    """Least-squares slope of log(y) over log(x); None with fewer than 3 points."""
+    pts = [(math.log(x), math.log(y)) for x, y in pts if x > 0 and y > 0]
+    if len(pts) < 3:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sxx if sxx else None
+
+
+# Rules for the verdicts below, stated in the report itself.
+LINEAR_SLOPE_MAX = 1.15     # launch: log-log slope over N >= 64 at most this is "at most linear"
+FLAT_SLOPE_MAX = 0.15       # preempted flush: log-log slope at most this is "flat"
+
+
+def scale_targets_rows(sc, launch):
+    rows = []
+    dec = sc.get("decode_1024_median_ns")
+    lim = sc.get("decode_target_ns", 1000)
+    rows.append(["decode of a full 1024-VP sparse set (host, build/bench-vpset)",
+                 f"≤ {lim / 1000:g} µs",
+                 "–" if dec is None else f"{dec:.1f} ns (median)",
+                 "–" if dec is None else ("met" if dec <= lim else "not met")])
+    rss = sc.get("rss_kib_per_vcpu")
+    rlim = sc.get("rss_target_kib", 16)
+    rows.append([f"resident memory per extra vCPU (minivmm's RSS, guest RAM included; "
+                 f"least squares over N ≥ {sc.get('fit_from', 16)})",
+                 f"≤ {rlim} KiB",
+                 "–" if rss is None else f"{rss:.1f} KiB",
+                 "–" if rss is None else ("met" if rss <= rlim else "not met")])
+    kern = sc.get("kernel_kib_per_vcpu")
+    rows.append(["KVM's kernel side per extra vCPU (not a target)", "–",
+                 f"{kern:.1f} KiB" if kern is not None else "not read",
+                 sc.get("kernel_method") or "–"])
+    big = [(n, t) for n, t in launch if n >= 64]
+    ls = loglog_slope(big)
+    per = sc.get("launch_ms_per_vcpu")
+    rows.append(["launch to all vCPUs online (smoke)", "grows at most linearly",
+                 ("–" if per is None else f"{per:.2f} ms a vCPU (least squares); ")
+                 + ("log-log slope –" if ls is None else
+                    f"log-log slope {ls:.2f} over N = {int(big[0][0])}..{int(big[-1][0])}"),
+                 "–" if ls is None else ("met" if ls <= LINEAR_SLOPE_MAX else "not met")])
+    return rows
+
+
+def section_scale_targets(sc, scale_dir):
+    out = ["### Performance targets\n"]
+    if not sc:
+        out.append(f"Not measured: no {os.path.join(scale_dir, 'summary.json')} "
+                   "(scripts/bench-scale.py writes it; `make bench` runs it first).\n")
+        return out
+    launch = [(r[0], r[1]) for r in read_points(os.path.join(scale_dir, "launch-time.dat"))]
+    out.append(f"From scripts/bench-scale.py at tree {sc.get('tree', '?')}, 1 to "
+               f"{sc.get('max_cpus', '?')} vCPUs; details, the stress storms and plots in "
+               f"[scale.md](scale.md). Launch counts as at most linear when the log-log slope of "
+               f"time over vCPUs from 64 up is at most {LINEAR_SLOPE_MAX}.\n")
+    out.append(table(["what", "target", "measured", "verdict"], scale_targets_rows(sc, launch)))
+    brk = sc.get("rss_breakdown_kib") or {}
+    if brk:
+        parts = ", ".join(f"{k} {v:.1f}" for k, v in brk.items())
+        out.append(f"Where a vCPU's resident memory goes, KiB a vCPU: {parts}.\n")
+    return out
+
+
+def targets_table(t):
+    ks = sorted({int(k) for r in t["rows"] for k in r["points"]})
+    lo, hi = ks[0], ks[-1]
+    rows = []
+    for r in t["rows"]:
+        p = {int(k): v for k, v in r["points"].items()}
+        s = r.get("slope")
+        rows.append([r["row"], fmt(p.get(lo), 1), fmt(p.get(hi), 1),
+                     f"{max(p)}" if p else "–",
+                     "–" if s is None else f"{s:.2f}",
+                     "baseline" if r["row"] == t.get("baseline") else
+                     (str(r["crossover"]) if r.get("crossover") is not None else "never")])
+    head = ["row", f"{lo} target µs", f"{hi} targets µs", "most targets measured",
+            "slope", f"overtakes {t.get('baseline', 'native')} from"]
+    return table(head, rows)
+
+
+def preempted_verdict(t):
+    ks = sorted({int(k) for r in t["rows"] for k in r["points"]})
+    span = f"{ks[0]}..{ks[-1]}"
+    span_ratio = ks[-1] / ks[0] if ks[-1] > ks[0] else 2
+    lines = []
+    for r in t["rows"]:
+        if r["row"] == t.get("baseline") or r.get("slope") is None:
+            continue
+        s = r["slope"]
+        word = "flat: O(1) in the count" if s <= FLAT_SLOPE_MAX else "grows"
+        lines.append(f"`{r['row']}` slope {s:.2f} ({word})")
+    base = next((r for r in t["rows"] if r["row"] == t.get("baseline")), None)
+    tail = (f"; the native `{base['row']}` row, slope {base['slope']:.2f}"
+            if base and base.get("slope") is not None else "")
+    return ("Preempted targets: " + ", ".join(lines) + tail +
+            f". A row is called flat when its log-log slope is at most {FLAT_SLOPE_MAX}; "
+            f"a doubling over the {span} counts measured would be "
+            f"{math.log(2) / math.log(span_ratio):.2f}.\n")
+
+
+def section_scale_curves(tg, targets_dir):
+    out = ["### Cost against target count\n"]
+    if not tg:
+        out.append(f"Not measured: no {os.path.join(targets_dir, 'summary.json')} "
+                   "(scripts/bench-targets.py writes it; `make bench` runs it first).\n")
+        return out
+    out.append(f"From scripts/bench-targets.py at tree {tg.get('tree', '?')} with "
+               f"{tg.get('cpus', '?')} vCPUs; full tables per count and the log-log plots in "
+               "[targets.md](targets.md). µs per call above the empty loop; slope is the "
+               "least-squares slope of log(cost) over log(targets) (1 = linear, 0 = flat); "
+               "the crossover is the smallest count from which the row is cheaper than the "
+               "native row at every larger count measured.\n")
+    for t in tg.get("tables", []):
+        if not t.get("rows"):
+            continue
+        out.append(f"#### {t['suite']}: {t['state']}\n")
+        out.append(targets_table(t))
+        if t["suite"] == "flush" and t["state"] == "preempted":
+            out.append(preempted_verdict(t))
+    return out
+
+
+def section_scale(bench_dir):
+    """Past 64 vCPUs: bench-scale.py's and bench-targets.py's summaries from the same make bench."""
+    scale_dir = os.path.join(bench_dir, "scale")
+    targets_dir = os.path.join(bench_dir, "targets")
+    sc = load_summary(os.path.join(scale_dir, "summary.json"))
+    tg = load_summary(os.path.join(targets_dir, "summary.json"))
+    out = ["## Scale: past 64 vCPUs\n",
+           "`make bench` runs scripts/bench-scale.py and scripts/bench-targets.py before this "
+           "report, and the numbers here are read from their summaries. The ipi and flush "
+           "tables above stop at 8 vCPUs; the curves below go past 64.\n"]
+    out += section_scale_targets(sc, scale_dir)
+    out += section_scale_curves(tg, targets_dir)
+    return "\n".join(out)
 
 
 def main():
@@ -739,14 +888,14 @@ def main():
     body = [section_environment(runs), section_ratios(runs),
             section_stability(runs, repeats), section_vmexit(runs),
             section_ipi(runs), section_flush(runs), section_pvlocks(runs),
-            section_failures(runs), section_answer(runs), section_scale()]
+            section_failures(runs), section_answer(runs), section_scale(a.bench_dir)]
     # scripts/bench-sandbox.py's section, when make bench ran it (host only).
     sandbox_md = os.path.join(a.bench_dir, "sandbox.md")
     if os.path.exists(sandbox_md):
         with open(sandbox_md) as f:
             body.insert(3, f.read())
     with open(os.path.join(a.docs_dir, "results.md"), "w") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(body))
+        f.write(("\n".join(head) + "\n" + "\n".join(body)).rstrip("\n") + "\n")
     print(f"bench-report: wrote {os.path.join(a.docs_dir, 'results.md')}", file=sys.stderr)
 
 
