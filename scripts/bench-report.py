@@ -759,7 +759,7 @@ def scale_targets_rows(sc, launch):
 def section_scale_targets(sc, scale_dir):
     out = ["### Performance targets\n"]
     if not sc:
-        out.append(f"Not measured: no {os.path.join(scale_dir, 'summary.json')} "
+        out.append(f"Not measured: no {os.path.relpath(os.path.join(scale_dir, 'summary.json'))} "
                    "(scripts/bench-scale.py writes it; `make bench` runs it first).\n")
         return out
     launch = [(r[0], r[1]) for r in read_points(os.path.join(scale_dir, "launch-time.dat"))]
@@ -815,7 +815,7 @@ def preempted_verdict(t):
 def section_scale_curves(tg, targets_dir):
     out = ["### Cost against target count\n"]
     if not tg:
-        out.append(f"Not measured: no {os.path.join(targets_dir, 'summary.json')} "
+        out.append(f"Not measured: no {os.path.relpath(os.path.join(targets_dir, 'summary.json'))} "
                    "(scripts/bench-targets.py writes it; `make bench` runs it first).\n")
         return out
     out.append(f"From scripts/bench-targets.py at tree {tg.get('tree', '?')} with "
