@@ -742,9 +742,10 @@ def scale_targets_rows(sc, launch):
                  "–" if rss is None else f"{rss:.1f} KiB",
                  "–" if rss is None else ("met" if rss <= rlim else "not met")])
     kern = sc.get("kernel_kib_per_vcpu")
-    rows.append(["KVM's kernel side per extra vCPU (not a target)", "–",
-                 f"{kern:.1f} KiB" if kern is not None else "not read",
-                 sc.get("kernel_method") or "–"])
+    rng = sc.get("kernel_kib_range")
+    rows.append(["KVM's kernel side per extra vCPU (not a target; method below)", "–",
+                 ("not read" if kern is None else f"{kern:.1f} KiB"
+                  + (f" (range {rng[0]:.0f}–{rng[1]:.0f})" if rng else "")), "–"])
     big = [(n, t) for n, t in launch if n >= 64]
     ls = loglog_slope(big)
     per = sc.get("launch_ms_per_vcpu")
@@ -772,6 +773,14 @@ def section_scale_targets(sc, scale_dir):
     if brk:
         parts = ", ".join(f"{k} {v:.1f}" for k, v in brk.items())
         out.append(f"Where a vCPU's resident memory goes, KiB a vCPU: {parts}.\n")
+    if sc.get("kernel_method"):
+        fields = sc.get("kernel_kib_fields") or {}
+        slabs = sc.get("kernel_slab_kib") or {}
+        detail = ", ".join(f"{k} {v:.1f}" for k, v in fields.items() if v)
+        sl = ", ".join(f"{k} {v:.1f}" for k, v in slabs.items())
+        out.append("KVM's kernel side: " + sc["kernel_method"]
+                   + (f" KiB a vCPU by field: {detail}." if detail else "")
+                   + (f" Largest slab caches, KiB a vCPU: {sl}." if sl else "") + "\n")
     return out
 
 
