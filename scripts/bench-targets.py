@@ -37,8 +37,19 @@ def run(vmm, elf, suite, n, iters, out):
                             stdout=log, stderr=subprocess.STDOUT).returncode
     with open(path + ".status", "w") as f:
         f.write(f"{rc}\n")
+    with open(path + ".seconds", "w") as f:
+        f.write(f"{time.monotonic() - t0:.0f}\n")
     print(f"bench-targets: {suite} at {n} vCPUs: exit {rc}, {time.monotonic() - t0:.0f} s",
           file=sys.stderr)
+
+
+def seconds(out, suite, n):
+    """Wall time of the run, as run() wrote it; None for runs from elsewhere."""
+    try:
+        with open(os.path.join(out, f"{suite}-{n}.seconds")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
 
 
 def load(out, suite, n):
@@ -93,6 +104,11 @@ def crossover(hv, native):
     return None
 
 
+def is_build(row):
+    """flush's "build list-ex input" row: the guest's own input build, not a send path."""
+    return row.startswith("build ")
+
+
 def fmt_ns(v):
     if v is None:
         return "-"
@@ -104,6 +120,11 @@ def verdicts(log):
     fails = [l for l in log.splitlines() if l.startswith("FAIL:")]
     skips = [l for l in log.splitlines() if l.startswith("SKIP:") and "took over" in l]
     return passes, fails, skips
+
+
+def hold_lines(log):
+    """flush's line per preempted table: how many calls began with every target held."""
+    return [l for l in log.splitlines() if l.startswith("flush: ") and "calls began" in l]
 
 
 def plot(dat_dir, docs, suite, n, series, title):
@@ -137,7 +158,7 @@ plot {plots}
         return False
 
 
-def section(suite, n, doc, log, docs, dat_dir):
+def section(suite, n, doc, log, docs, dat_dir, secs=None):
     series = curves(doc, suite)
     out = []
     passes, fails, skips = verdicts(log)
@@ -146,7 +167,8 @@ def section(suite, n, doc, log, docs, dat_dir):
     out.append(f"Run: `minivmm --cpus {n} --iters {doc['results'][0]['iters'] if doc['results'] else '?'} "
                f"guest.elf -- {suite}`, backend {env.get('backend', '?')}, "
                f"tsc {env.get('tsc_khz', 0) / 1000:.0f} MHz, exit status {doc.get('exit_status')}: "
-               f"{passes} PASS, {len(fails)} FAIL.\n")
+               f"{passes} PASS, {len(fails)} FAIL"
+               f"{f', {secs // 60} min {secs % 60} s of wall time' if secs is not None else ''}.\n")
     for l in fails:
         out.append(f"- {l}")
     for l in skips:
@@ -167,30 +189,75 @@ def section(suite, n, doc, log, docs, dat_dir):
         for v in sorted(rows, key=lambda v: (v != NATIVE[suite], v)):
             p = rows[v]
             s = slope(p)
-            cx = "-" if v == NATIVE[suite] else (crossover(p, native) or "never")
+            cx = "-" if v == NATIVE[suite] or is_build(v) else (crossover(p, native) or "never")
             out.append(f"| {v} | " + " | ".join(fmt_ns(p.get(k)) for k in ks) +
                        f" | {'-' if s is None else f'{s:.2f}'} | {cx} |")
         out.append("")
         if suite == "flush" and case == "preempted":
             out.append(flat_note(rows, ks))
+            held = hold_lines(log)
+            if held:
+                out.append("Holds, as the guest checked them (the VMM's side: every target's "
+                           "`kicks=` in `--stats`, a flush that found it in guest mode):\n")
+                out += [f"- {l}" for l in held]
+                out.append("")
     if plot(dat_dir, docs, suite, n, series, f"{suite}: cost vs targets at {n} vCPUs (log-log)"):
         out.append(f"![{suite} cost vs targets](bench-targets-{suite}.png)\n")
     return out
 
 
 def flat_note(rows, ks):
-    """How far the preempted hypercall rows grow from 1 target to the largest count."""
+    """How far the preempted rows grow from 1 target to the largest count."""
     if len(ks) < 2:
         return ""
     lo, hi = ks[0], ks[-1]
-    parts = []
-    for v, p in sorted(rows.items()):
-        if lo in p and hi in p and p[lo] > 0:
-            parts.append(f"`{v}` {p[hi] / p[lo]:.2f}x (slope {slope(p) or 0:.2f})")
-    return (f"Preempted, the cost at {hi} targets over the cost at {lo}: " + ", ".join(parts) +
-            ". A hypercall flush need not wait for a target outside guest mode, so its row "
-            "should stay flat (slope near 0, O(1) in the count) while the native row waits "
-            "out the holds.\n")
+
+    def growth(names):
+        return ", ".join(f"`{v}` {rows[v][hi] / rows[v][lo]:.2f}x (slope {slope(rows[v]) or 0:.2f})"
+                         for v in names if lo in rows[v] and hi in rows[v] and rows[v][lo] > 0)
+    calls = sorted(v for v in rows if v != NATIVE["flush"] and not is_build(v))
+    build = sorted(v for v in rows if is_build(v))
+    text = (f"Preempted, the cost at {hi} targets over the cost at {lo}: {growth(calls)}; "
+            f"{growth([NATIVE['flush']]) if NATIVE['flush'] in rows else 'no native row'}. A hypercall "
+            "flush need not wait for a target outside guest mode, so its row should stay flat "
+            "(slope near 0, O(1) in the count) while the native row waits out the holds. "
+            "The hypercall rows time the call alone: their input is built before the timed "
+            "window.")
+    if build:
+        text += (f" Building it is the guest's part, linear in the banks the targets span "
+                 f"(one VP-set word a bank): {growth(build)}.")
+    return text + "\n"
+
+
+def summary_tables(suite, doc):
+    """The swept tables of one run as summary.json's "tables" entries (points in µs)."""
+    series = curves(doc, suite)
+    tables = []
+    for state in sorted({c for c, _ in series}):
+        rows = {v: p for (c, v), p in series.items() if c == state}
+        native = rows.get(NATIVE[suite], {})
+        out = []
+        for v in sorted(rows, key=lambda v: (v != NATIVE[suite], v)):
+            p = rows[v]
+            hi = max(p) if p else None
+            cx = None if v == NATIVE[suite] or is_build(v) else crossover(p, native)
+            ratio = p[hi] / p[1] if hi is not None and p.get(1, 0) > 0 and hi > 1 else None
+            out.append({"row": v, "points": {str(k): p[k] / 1000 for k in sorted(p)},
+                        "slope": slope(p), "crossover": cx, "ratio_max_over_1": ratio})
+        tables.append({"suite": suite, "state": state, "baseline": NATIVE[suite], "rows": out})
+    return tables
+
+
+def write_summary(a):
+    """OUT/summary.json: what docs/targets.md shows, for the report code (docs/results.md)."""
+    tables = []
+    for suite in ("ipi", "flush"):
+        got = load(a.out, suite, a.cpus)
+        if got:
+            tables += summary_tables(suite, got[0])
+    with open(os.path.join(a.out, "summary.json"), "w") as f:
+        json.dump({"tree": a.tree_rev, "cpus": a.cpus, "tables": tables}, f, indent=1)
+        f.write("\n")
 
 
 def main():
@@ -214,7 +281,11 @@ def main():
           "multicast tables (vCPUs 1..k, k = 1, 2, 4 ... N-1; k = N-1 is the broadcast) and "
           "`flush` measures k = 1, 2, 4 ... N-1 targets halted, running (spinning at CPL3) and "
           "preempted (held out of guest mode by the VMM through MVM_CTRL_PAUSE_VCPU before every "
-          "call, halted before the hold, each hold 1 ms + 200 µs per target). Targets past VP 63 go in the Ex "
+          "call, halted before the hold, each hold 1 ms + 200 µs per target, in a fresh chain "
+          "once the previous call's holds are over, redone with doubled holds when the host "
+          "did not run the chain in time). Each call's input is built before the "
+          "timed window; the preempted table's `build list-ex input` row times that build "
+          "alone. Targets past VP 63 go in the Ex "
           "calls' multi-bank VP sets; the non-Ex calls cannot name them and skip, and an "
           "XMM-fast row skips once the set no longer fits RDX, R8 and XMM0-5. Running spins "
           "only the count's own targets, and a sweep stops after a table "
@@ -226,9 +297,10 @@ def main():
         if not got:
             md.append(f"## `{suite}` at {a.cpus} vCPUs\n\nNo run found in {a.out}.\n")
             continue
-        md += section(suite, a.cpus, got[0], got[1], a.docs, a.out)
+        md += section(suite, a.cpus, got[0], got[1], a.docs, a.out, seconds(a.out, suite, a.cpus))
     with open(os.path.join(a.docs, "targets.md"), "w") as f:
         f.write("\n".join(md).rstrip() + "\n")
+    write_summary(a)
 
 
 if __name__ == "__main__":
