@@ -8,9 +8,12 @@
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "hv/hv.h"
 #include "tests/unit/suites.h"
+#include "vmm/hvhost.h"
 #include "vmm/vcpu.h"
 
 struct fixture {
@@ -132,6 +135,35 @@ START_TEST(test_hold_ended_by_stop)
 }
 END_TEST
 
+/* The flush host op: only the targets are asked, none outside KVM_RUN is kicked. */
+START_TEST(test_fanout_asks_targets_only)
+{
+	struct vm *vm = calloc(1, sizeof(*vm));
+	struct hv_vpmask set;
+
+	ck_assert_ptr_nonnull(vm);
+	vm->cfg.nr_vcpus = 200;
+	vm->vcpus = calloc(vm->cfg.nr_vcpus, sizeof(*vm->vcpus));
+	ck_assert_ptr_nonnull(vm->vcpus);
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
+		vm->vcpus[i].vm = vm;
+	memset(&set, 0, sizeof(set));
+	hv_vpmask_set(&set, 1);
+	hv_vpmask_set(&set, 63);
+	hv_vpmask_set(&set, 64);
+	hv_vpmask_set(&set, 199);
+	hv_vpmask_set(&set, 250);	/* past the VM: never touched */
+	ck_assert_int_eq(hvhost_flush_vcpus(vm, 0, &set), 0);
+	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+		ck_assert_uint_eq(atomic_load(&vm->vcpus[i].flush_seq), hv_vpmask_test(&set, i));
+		ck_assert_uint_eq(vm->vcpus[i].stats.kicks_sent, 0);
+	}
+	free(vm->vcpus[0].flush_waits);
+	free(vm->vcpus);
+	free(vm);
+}
+END_TEST
+
 Suite *vcpu_hold_suite(void)
 {
 	Suite *s = suite_create("vcpu_hold");
@@ -143,6 +175,7 @@ Suite *vcpu_hold_suite(void)
 	tcase_add_test(tc, test_hold_lasts_as_asked);
 	tcase_add_test(tc, test_hold_not_ended_by_other_requests);
 	tcase_add_test(tc, test_hold_ended_by_stop);
+	tcase_add_test(tc, test_fanout_asks_targets_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
