@@ -169,7 +169,7 @@ bench:
 # The scale part of make bench (docs/scale.md): up to this many vCPUs.
 BENCH_SCALE_MAX ?= 1024
 # Cost against target count past 64 vCPUs (docs/targets.md): ipi and flush at this many.
-BENCH_TARGETS_CPUS ?= 256
+BENCH_TARGETS_CPUS ?= 1024
 BENCH_TARGETS_ITERS ?= 16
 # The VMM's part of a flush of k preempted targets, timed on the host (docs/targets.md).
 $(B)/bench-fanout: tests/bench/flush_fanout.c $(LIB_OBJS)
