@@ -29,6 +29,27 @@ static inline bool hv_vpmask_test(const struct hv_vpmask *m, unsigned int vp)
 	return (m->bits[vp / 64] >> (vp % 64)) & 1;
 }
 
+/*
+ * The first VP in m at or after `from` and below `limit` (at most
+ * HV_MAX_VP_INDEX), or `limit` if there is none: a walk over the set bits
+ * that skips empty words, so it costs the targets, not the VM's size.
+ */
+static inline unsigned int hv_vpmask_next(const struct hv_vpmask *m, unsigned int from,
+					  unsigned int limit)
+{
+	while (from < limit) {
+		uint64_t w = m->bits[from / 64] & (~0ull << (from % 64));
+
+		if (w) {
+			unsigned int vp = (from & ~63u) + (unsigned int)__builtin_ctzll(w);
+
+			return vp < limit ? vp : limit;
+		}
+		from = (from & ~63u) + 64;
+	}
+	return limit;
+}
+
 /* Services the VMM provides. Every callback gets `opaque` back. */
 struct hv_host_ops {
 	/* Copy len bytes at gpa; -1 unless the whole range lies in RAM. */

@@ -76,19 +76,31 @@ static int flush_waits_reserve(struct vcpu *self, unsigned int need)
 	return 0;
 }
 
-static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_vpmask *set)
-{
-	struct vm *vm = opaque;
-	struct vcpu *self = &vm->vcpus[caller];
-	unsigned int n = vm->cfg.nr_vcpus, nr_wait = 0;
+/*
+ * Targets ahead of the one being asked whose flush words are prefetched:
+ * a struct vcpu is tens of KiB, so each target is a cache (and TLB) miss
+ * of its own; fetched in advance, the misses of a wide set overlap.
+ */
+#define FLUSH_PREFETCH_AHEAD	8
 
+int hvhost_flush_vcpus(struct vm *vm, unsigned int caller, const struct hv_vpmask *set)
+{
+	struct vcpu *self = &vm->vcpus[caller];
+	unsigned int n = vm->cfg.nr_vcpus, nr_wait = 0, ahead = hv_vpmask_next(set, 0, n);
+
+	for (unsigned int k = 0; k < FLUSH_PREFETCH_AHEAD && ahead < n; k++) {
+		__builtin_prefetch(&vm->vcpus[ahead].flush_seq, 1);
+		ahead = hv_vpmask_next(set, ahead + 1, n);
+	}
 	/* Ask everyone first, then wait: the targets flush in parallel. */
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = hv_vpmask_next(set, 0, n); i < n; i = hv_vpmask_next(set, i + 1, n)) {
 		unsigned int ticket;
 		bool must_wait;
 
-		if (!hv_vpmask_test(set, i))
-			continue;
+		if (ahead < n) {
+			__builtin_prefetch(&vm->vcpus[ahead].flush_seq, 1);
+			ahead = hv_vpmask_next(set, ahead + 1, n);
+		}
 		vcpu_flush_tlb_begin(&vm->vcpus[i], &ticket, &must_wait);
 		if (!must_wait)
 			continue;
@@ -107,6 +119,11 @@ static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_v
 		vcpu_flush_tlb_wait(&vm->vcpus[self->flush_waits[k].vcpu], self->flush_waits[k].ticket);
 	pvtime_hold_end(self);
 	return 0;
+}
+
+static int host_flush_vcpus(void *opaque, unsigned int caller, const struct hv_vpmask *set)
+{
+	return hvhost_flush_vcpus(opaque, caller, set);
 }
 
 /*
@@ -129,11 +146,10 @@ static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
 	struct vm *vm = opaque;
 	int ret = 0;
 
-	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
+	for (unsigned int i = hv_vpmask_next(set, 0, vm->cfg.nr_vcpus); i < vm->cfg.nr_vcpus;
+	     i = hv_vpmask_next(set, i + 1, vm->cfg.nr_vcpus)) {
 		struct kvm_msi msi;
 
-		if (!hv_vpmask_test(set, i))
-			continue;
 		msi_for(vm, i, vector, &msi);
 		if (ioctl(vm->fd, KVM_SIGNAL_MSI, &msi) < 0)
 			ret = -1;

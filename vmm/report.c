@@ -197,7 +197,8 @@ static void print_exit_counts(const struct vm *vm, FILE *f)
 		for (unsigned int r = 0; r < STATS_EXIT_REASONS; r++)
 			if (s->exits[r])
 				fprintf(f, " %s=%llu", stats_exit_name(r), (unsigned long long)s->exits[r]);
-		fprintf(f, " flushes=%llu", (unsigned long long)s->flushes_done);
+		fprintf(f, " flushes=%llu kicks=%llu", (unsigned long long)s->flushes_done,
+			(unsigned long long)s->kicks_sent);
 		print_pvtime(vm, f, &vm->vcpus[i]);
 	}
 	fprintf(f, "  unclaimed port/MMIO accesses: %llu\n",
@@ -341,12 +342,13 @@ static json_t *vcpus_json(const struct vm *vm)
 			if (v->stats.exits[r])
 				json_object_set_new(exits, stats_exit_name(r),
 						    json_integer((json_int_t)v->stats.exits[r]));
-		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:I, s:f, s:I}",
+		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:I, s:f, s:I, s:I}",
 			"vcpu", (int)i, "exits", exits,
 			"steal_ns", steal < 0 ? json_null() : json_integer(steal),
 			"preempted_episodes", (json_int_t)v->pv.episodes,
 			"held_ms", cyc_to_ns(vm, (double)v->pv.held_cycles) / 1e6,
-			"flushes", (json_int_t)v->stats.flushes_done));
+			"flushes", (json_int_t)v->stats.flushes_done,
+			"kicks", (json_int_t)v->stats.kicks_sent));
 	}
 	return a;
 }

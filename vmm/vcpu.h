@@ -26,6 +26,11 @@ void vcpu_flush_pending(struct vcpu *v);
 
 /* Hold v out of guest mode for `us` microseconds; returns once the hold began. */
 int vcpu_pause(struct vcpu *v, unsigned int us);
+/*
+ * The hold itself, on v's own thread: sleeps `us` microseconds without
+ * waking in between, and returns early once a stop is requested.
+ */
+void vcpu_hold_out(struct vcpu *v, unsigned int us);
 
 /* Print a crash report for this vCPU (from its own thread) and stop the VM with 3. */
 void vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

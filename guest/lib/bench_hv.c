@@ -98,7 +98,8 @@ static void ready(struct bench_hv_call *c, u64 control, enum bench_hv_enc enc, u
 	c->control = control;
 	c->enc = enc;
 	c->gpr = enc == BENCH_HV_FAST ? hv_hcall_fast : hv_hcall;
-	c->xmm = xmm_call[xmm_regs_for(words)];
+	/* Only an input that fits RDX, R8 and XMM0-5 has a wrapper (bench_hv_vps_unfit). */
+	c->xmm = words <= HVT_XMM_QWORDS ? xmm_call[xmm_regs_for(words)] : NULL;
 }
 
 void bench_hv_prepare_ipi(struct bench_hv_call *c, bool ex, enum bench_hv_enc enc, u8 vector,
@@ -149,39 +150,10 @@ void bench_hv_prepare_unknown(struct bench_hv_call *c)
 	ready(c, BENCH_HV_UNKNOWN_CODE, BENCH_HV_FAST, 2);
 }
 
-/* One prepared call for the one-shot helpers below (vCPU 0 only, as documented). */
-static struct bench_hv_call once;
-
-u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask)
-{
-	bench_hv_prepare_ipi(&once, ex, enc, vector, mask);
-	return bench_hv_issue(&once);
-}
-
-u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva)
-{
-	bench_hv_prepare_flush(&once, ex, list, enc, mask, gva);
-	return bench_hv_issue(&once);
-}
-
-u16 bench_hv_unknown_fast(void)
-{
-	bench_hv_prepare_unknown(&once);
-	return bench_hv_issue(&once);
-}
-
-/* Sets past bank 0: header (up to 3 qwords), format, valid banks, banks, a GVA. */
-#define WIDE_QWORDS	(3 + 2 + HVT_BANKS + 1)
-static u64 wide_in[WIDE_QWORDS] __aligned(256);	/* 256-aligned: never crosses a page */
-
 /* Qwords an Ex call with `s` reads: the fixed header, the set, a GVA for List. */
 static u32 wide_words(bool ipi, bool list, const struct hvt_vps *s)
 {
-	u32 banks = 0;
-
-	for (u32 b = 0; b < HVT_BANKS; b++)
-		banks += s->bank[b] != 0;
-	return (ipi ? 1 : 2) + 2 + banks + (list ? 1 : 0);
+	return (ipi ? 1 : 2) + 2 + hvt_vps_nr_banks(s) + (list ? 1 : 0);
 }
 
 const char *bench_hv_vps_unfit(bool ipi, bool list, enum bench_hv_enc enc,
@@ -194,55 +166,52 @@ const char *bench_hv_vps_unfit(bool ipi, bool list, enum bench_hv_enc enc,
 	return NULL;
 }
 
-/* The sparse set of `s` from wide_in[at]; returns the qword after it and the bank count. */
-static u32 put_set(u32 at, const struct hvt_vps *s, u32 *banks)
+/*
+ * The sparse set of `s` from c->in[at], scanning only the banks this VM
+ * has; returns the qword after it and the bank count.
+ */
+static u32 put_set(struct bench_hv_call *c, u32 at, const struct hvt_vps *s, u32 *banks)
 {
-	u64 valid = 0;
-	u32 n = 0;
+	u32 vm_banks = MIN(hvt_vm_banks(), (u32)HVT_BANKS), n = 0;
+	u32 valid_at = at + 1;
 
-	wide_in[at++] = HV_GENERIC_SET_SPARSE_4K;
-	for (u32 b = 0; b < HVT_BANKS; b++)
-		if (s->bank[b])
-			valid |= 1ull << b;
-	wide_in[at++] = valid;
-	for (u32 b = 0; b < HVT_BANKS; b++)
+	c->in[at++] = HV_GENERIC_SET_SPARSE_4K;
+	c->in[valid_at] = 0;
+	at++;
+	for (u32 b = 0; b < vm_banks; b++)
 		if (s->bank[b]) {
-			wide_in[at++] = s->bank[b];
+			c->in[valid_at] |= 1ull << b;
+			c->in[at++] = s->bank[b];
 			n++;
 		}
 	*banks = n;
 	return at;
 }
 
-static u16 wide_issue(u64 control, enum bench_hv_enc enc, u32 words)
-{
-	if (enc == BENCH_HV_XMM_FAST)
-		return (u16)xmm_call[xmm_regs_for(words)](control, wide_in);
-	return (u16)hv_hcall(control, (uintptr_t)wide_in, 0);
-}
-
-u16 bench_hv_send_ipi_vps(enum bench_hv_enc enc, u8 vector, const struct hvt_vps *s)
+void bench_hv_prepare_ipi_vps(struct bench_hv_call *c, enum bench_hv_enc enc, u8 vector,
+			      const struct hvt_vps *s)
 {
 	u32 banks, words;
 
-	wide_in[0] = vector;
-	words = put_set(1, s, &banks);
-	return wide_issue(HVCALL_SEND_IPI_EX | (u64)banks << HV_HCALL_VARHEAD_SHIFT, enc, words);
+	c->in[0] = vector;
+	words = put_set(c, 1, s, &banks);
+	ready(c, HVCALL_SEND_IPI_EX | (u64)banks << HV_HCALL_VARHEAD_SHIFT, enc, words);
 }
 
-u16 bench_hv_flush_vps(bool list, enum bench_hv_enc enc, const struct hvt_vps *s, u64 gva)
+void bench_hv_prepare_flush_vps(struct bench_hv_call *c, bool list, enum bench_hv_enc enc,
+				const struct hvt_vps *s, u64 gva)
 {
 	u64 control = list ? HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST_EX :
 			     HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX;
 	u32 banks, words;
 
-	wide_in[0] = 0;
-	wide_in[1] = HV_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES;
-	words = put_set(2, s, &banks);
+	c->in[0] = 0;
+	c->in[1] = HV_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES;
+	words = put_set(c, 2, s, &banks);
 	control |= (u64)banks << HV_HCALL_VARHEAD_SHIFT;
 	if (list) {
-		wide_in[words++] = gva & HV_GVA_PAGE_MASK;
+		c->in[words++] = gva & HV_GVA_PAGE_MASK;
 		control |= ONE_REP;
 	}
-	return wide_issue(control, enc, words);
+	ready(c, control, enc, words);
 }

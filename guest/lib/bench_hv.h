@@ -10,6 +10,7 @@
 #ifndef GUEST_LIB_BENCH_HV_H
 #define GUEST_LIB_BENCH_HV_H
 
+#include "lib/layout.h"
 #include "lib/types.h"
 
 enum bench_hv_enc {
@@ -32,11 +33,14 @@ const char *bench_hv_unusable(u16 code, enum bench_hv_enc enc);
 /*
  * A call made ready outside the timed window: its own input block and the
  * wrapper to use, so that issuing it runs only the wrapper and the page.
- * 128 bytes aligned to 128 never cross a page (TLFS), and hold the largest
- * input these calls build.
+ * The block holds the largest input these calls build (a flush header, a
+ * VP set with every bank guest.elf can use, one GVA) and is aligned to its
+ * own size, so it never crosses a page (TLFS).
  */
+#define BENCH_HV_IN_QWORDS	32
+_Static_assert(2 + 2 + GUEST_MAX_VCPUS / 64 + 1 <= BENCH_HV_IN_QWORDS, "a full set fits");
 struct bench_hv_call {
-	u64 in[16] __aligned(128);
+	u64 in[BENCH_HV_IN_QWORDS] __aligned(BENCH_HV_IN_QWORDS * 8);
 	u64 control;
 	enum bench_hv_enc enc;
 	u64 (*gpr)(u64 control, u64 rdx, u64 r8);	/* regular and fast */
@@ -63,29 +67,23 @@ static inline u16 bench_hv_issue(const struct bench_hv_call *c)
 	return (u16)rax;
 }
 
-/* Vector `vector` to the VPs in `mask` (VP index == vCPU index < 64). Returns the status. */
-u16 bench_hv_send_ipi(bool ex, enum bench_hv_enc enc, u8 vector, u64 mask);
-
-/*
- * Flush all address spaces on the VPs in `mask`; a List call names the
- * one page at `gva`. Returns the status.
- */
-u16 bench_hv_flush(bool ex, bool list, enum bench_hv_enc enc, u64 mask, u64 gva);
-
 /*
  * The same two calls for targets past VP 63 (ipi and flush beyond 64
  * vCPUs): an Ex call with one bank per non-empty bank of `s`, in the
- * regular or XMM-fast encoding. bench_hv_vps_unfit() says, before the
- * timed window, why a set cannot go in an encoding (NULL: it can).
+ * regular or XMM-fast encoding, prepared like the others (the set is
+ * built here, outside the timed window; bench_hv_issue() makes the call).
+ * bench_hv_vps_unfit() says, before preparing, why a set cannot go in an
+ * encoding (NULL: it can).
  */
 struct hvt_vps;
 const char *bench_hv_vps_unfit(bool ipi, bool list, enum bench_hv_enc enc,
 			       const struct hvt_vps *s);
-u16 bench_hv_send_ipi_vps(enum bench_hv_enc enc, u8 vector, const struct hvt_vps *s);
-u16 bench_hv_flush_vps(bool list, enum bench_hv_enc enc, const struct hvt_vps *s, u64 gva);
+void bench_hv_prepare_ipi_vps(struct bench_hv_call *c, enum bench_hv_enc enc, u8 vector,
+			      const struct hvt_vps *s);
+void bench_hv_prepare_flush_vps(struct bench_hv_call *c, bool list, enum bench_hv_enc enc,
+				const struct hvt_vps *s, u64 gva);
 
 /* A call code nobody implements (0x1), fast form: INVALID_HYPERCALL_CODE. */
 #define BENCH_HV_UNKNOWN_CODE	0x0001
-u16 bench_hv_unknown_fast(void);
 
 #endif /* GUEST_LIB_BENCH_HV_H */

@@ -63,6 +63,7 @@ struct ipi_case {
 	u32 want;		/* acknowledgements per send */
 	bool wide;		/* targets past VP 63: in vps, not mask */
 	struct hvt_vps vps;
+	struct bench_hv_call call;	/* prepared by setup(), outside the timed window */
 };
 
 static u32 acks;
@@ -90,10 +91,10 @@ static void send_x2apic(u64 mask)
 		apic_send_ipi(percpu[__builtin_ctzll(mask)].apic_id, IPI_VECTOR);
 }
 
-/* The same for a set past VP 63, bank by bank. */
+/* The same for a set past VP 63, bank by bank over the banks this VM has. */
 static void send_x2apic_vps(const struct hvt_vps *s)
 {
-	for (u32 b = 0; b < HVT_BANKS; b++)
+	for (u32 b = 0; b < MIN(hvt_vm_banks(), (u32)HVT_BANKS); b++)
 		for (u64 m = s->bank[b]; m; m &= m - 1)
 			apic_send_ipi(percpu[b * 64 + __builtin_ctzll(m)].apic_id, IPI_VECTOR);
 }
@@ -106,34 +107,38 @@ static const char *ipi_body(void *arg)
 
 	if (c->wide && !p->code)
 		send_x2apic_vps(&c->vps);
-	else if (c->wide) {
-		if (bench_hv_send_ipi_vps(p->enc, IPI_VECTOR, &c->vps))
-			return "hypercall status is not HV_STATUS_SUCCESS";
-	} else if (!p->code)
+	else if (!p->code)
 		send_x2apic(c->mask);
-	else if (bench_hv_send_ipi(p->code == HVCALL_SEND_IPI_EX, p->enc, IPI_VECTOR, c->mask))
+	else if (bench_hv_issue(&c->call))
 		return "hypercall status is not HV_STATUS_SUCCESS";
 	if (!bench_wait_acks(&acks, start, c->want))
 		return "not every receiver acknowledged within 5 s";
 	return NULL;
 }
 
+/* Builds the call's input here, so the timed body is the call alone (as vmexit's null call). */
 static const char *ipi_setup(void *arg)
 {
-	const struct ipi_case *c = arg;
+	struct ipi_case *c = arg;
 	const struct send_path_desc *p = &paths[c->path];
-
 	const char *why;
 
 	WRITE_ONCE(ack_locked, c->kind == BROADCAST_LOCK);
 	if (!p->code)
 		return NULL;
 	why = bench_hv_unusable(p->code, p->enc);
-	if (why || !c->wide)
+	if (!why && c->wide && p->code != HVCALL_SEND_IPI_EX)
+		why = "targets past VP 63: the non-Ex call has a 64-bit mask";
+	if (!why && c->wide)
+		why = bench_hv_vps_unfit(true, false, p->enc, &c->vps);
+	if (why)
 		return why;
-	if (p->code != HVCALL_SEND_IPI_EX)
-		return "targets past VP 63: the non-Ex call has a 64-bit mask";
-	return bench_hv_vps_unfit(true, false, p->enc, &c->vps);
+	if (c->wide)
+		bench_hv_prepare_ipi_vps(&c->call, p->enc, IPI_VECTOR, &c->vps);
+	else
+		bench_hv_prepare_ipi(&c->call, p->code == HVCALL_SEND_IPI_EX, p->enc, IPI_VECTOR,
+				     c->mask);
+	return NULL;
 }
 
 static u64 kind_mask(enum ipi_kind kind)

@@ -291,6 +291,35 @@ START_TEST(test_set_all_partial_last_bank)
 }
 END_TEST
 
+/* The walk over a set's bits the VMM's flush and IPI fan-out use. */
+START_TEST(test_vpmask_next_walk)
+{
+	static const unsigned int vps[] = { 0, 63, 64, 130, 4095 };
+	struct hv_vpmask m;
+	unsigned int got[8], n = 0;
+
+	memset(&m, 0, sizeof(m));
+	ck_assert_uint_eq(hv_vpmask_next(&m, 0, HV_MAX_VP_INDEX), HV_MAX_VP_INDEX);
+	for (unsigned int i = 0; i < sizeof(vps) / sizeof(vps[0]); i++)
+		hv_vpmask_set(&m, vps[i]);
+	for (unsigned int vp = hv_vpmask_next(&m, 0, HV_MAX_VP_INDEX); vp < HV_MAX_VP_INDEX;
+	     vp = hv_vpmask_next(&m, vp + 1, HV_MAX_VP_INDEX)) {
+		ck_assert_uint_lt(n, 8);
+		got[n++] = vp;
+	}
+	ck_assert_uint_eq(n, 5);
+	for (unsigned int i = 0; i < n; i++)
+		ck_assert_uint_eq(got[i], vps[i]);
+	/* From inside a word, at a word's end, and clipped by the VM's size. */
+	ck_assert_uint_eq(hv_vpmask_next(&m, 1, HV_MAX_VP_INDEX), 63);
+	ck_assert_uint_eq(hv_vpmask_next(&m, 65, HV_MAX_VP_INDEX), 130);
+	ck_assert_uint_eq(hv_vpmask_next(&m, 131, 200), 200);
+	ck_assert_uint_eq(hv_vpmask_next(&m, 64, 64), 64);
+	ck_assert_uint_eq(hv_vpmask_next(&m, 0, 63), 0);
+	ck_assert_uint_eq(hv_vpmask_next(&m, 1, 63), 63);
+}
+END_TEST
+
 Suite *vpset_suite(void)
 {
 	Suite *s = suite_create("vpset");
@@ -302,6 +331,7 @@ Suite *vpset_suite(void)
 	tcase_add_test(tc, test_all_64_banks_listed);
 	tcase_add_test(tc, test_more_banks_than_the_input_holds);
 	tcase_add_test(tc, test_set_all_partial_last_bank);
+	tcase_add_test(tc, test_vpmask_next_walk);
 	suite_add_tcase(s, tc);
 	return s;
 }

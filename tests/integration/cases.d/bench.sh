@@ -55,7 +55,9 @@ if run "$c" 0 -- --cpus 2 --iters 20 --timeout 240 --json "$T/bench.json" "$ELF"
 	has "$c" out "PASS: ipi: receivers spinning at CPL3 (IF=1): 15 cases measured" &&
 	has "$c" out "PASS: flush: 1 target halted: 9 cases measured" &&
 	has "$c" out "PASS: flush: 1 target running: 9 cases measured" &&
-	has "$c" out "PASS: flush: 1 target preempted: 9 cases measured" &&
+	has "$c" out "PASS: flush: 1 target preempted: 10 cases measured" &&
+	has "$c" out "flush: 1 target preempted: " &&
+	has "$c" out " calls began with every target held" &&
 	has "$c" out " passed, 0 failed"; then
 	if why=$(bench_json_check "$T/bench.json" 20 vmexit ipi flush); then ok "$c ($why)"
 	else bad "$c" "JSON: $why"; fi
