@@ -19,6 +19,7 @@
 #include "vmm/pvtime.h"
 #include "vmm/ratelimit.h"
 #include "vmm/results.h"
+#include "vmm/sandbox.h"
 #include "vmm/stats.h"
 #include "vmm/xmm_calib.h"
 
@@ -85,6 +86,7 @@ struct vm {
 	struct vm_stats stats;
 	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */
 	int json_fd;			/* --json FILE, opened before the sandbox; -1 = none */
+	struct sandbox_vcpu_prog vcpu_filter;	/* built once, loaded by every vCPU thread */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);
