@@ -20,6 +20,7 @@
 #include <linux/futex.h>
 #include <linux/kvm.h>
 #include <linux/seccomp.h>
+#include <malloc.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -114,6 +115,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *uctx)
 int sandbox_prepare(char *err, size_t errlen)
 {
 	struct sigaction sa;
+	long ncpu;
 
 	/* libseccomp probes the kernel once and caches it: do that before there are threads. */
 	if (seccomp_api_get() < 1)
@@ -126,6 +128,14 @@ int sandbox_prepare(char *err, size_t errlen)
 	if (sigaction(SIGSYS, &sa, NULL))
 		return errmsg(err, errlen, "sandbox: cannot install the SIGSYS handler: %s",
 			      strerror(errno));
+	/*
+	 * glibc sizes its arena limit (8 a CPU) the first time a 9th arena is
+	 * made, by opening /sys/devices/system/cpu/online, in whichever vCPU
+	 * thread that is, by then inside its filter. The same limit, set now.
+	 * The sanitizers' allocator ignores mallopt(); it has no such read.
+	 */
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	(void)mallopt(M_ARENA_MAX, 8 * (int)(ncpu > 0 ? ncpu : 1));
 	/* Inherited by every thread created from now on; it cannot be unset. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return errmsg(err, errlen, "sandbox: PR_SET_NO_NEW_PRIVS: %s", strerror(errno));

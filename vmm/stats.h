@@ -41,11 +41,17 @@ struct hcall_stats {
 	uint64_t ud;		/* #UD injected */
 };
 
+/*
+ * The histograms a vCPU uses most (hypercalls, kicks: the last kinds) end
+ * right before the counters, which struct vcpu's own fields follow: pages
+ * a vCPU never touches cost no memory, so the touched parts sit together
+ * (docs/scale.md).
+ */
 struct vcpu_stats {
+	struct hcall_stats hcall[STATS_HCALL_SLOTS][HV_ENC_COUNT];
+	struct lat_hist kind[STATS_KINDS];
 	uint64_t exits[STATS_EXIT_REASONS];
 	uint64_t exits_other;
-	struct lat_hist kind[STATS_KINDS];
-	struct hcall_stats hcall[STATS_HCALL_SLOTS][HV_ENC_COUNT];
 	uint64_t flushes_done;	/* TLB flushes this vCPU performed on request */
 	uint64_t kicks_sent;
 };

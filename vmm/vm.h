@@ -37,6 +37,7 @@ struct kvm_cpuid2;
 #define CONSOLE_LINE_MAX 1024
 
 struct vcpu {
+	struct vcpu_stats stats;	/* first: its hot end meets the fields below (stats.h) */
 	struct vm *vm;
 	unsigned int index;
 	int fd;
@@ -52,7 +53,6 @@ struct vcpu {
 	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
 	unsigned int flush_waits_cap;
 	struct pvtime pv;
-	struct vcpu_stats stats;
 	char line[CONSOLE_LINE_MAX];	/* console: this vCPU's unfinished line */
 	unsigned int line_len;
 };
