@@ -163,7 +163,9 @@ struct rule {
  * SIGSYS handler); exit, exit_group. Not seen here but allowed, with the
  * reason: clock_gettime (the vDSO serves it on this host; it falls back to
  * the system call where the clocksource has no vDSO mode); rt_sigreturn
- * (a handler that returns); malloc's own calls, since a vCPU thread grows
+ * (a handler that returns); restart_syscall (after SIGSTOP and SIGCONT,
+ * e.g. ^Z and fg, the kernel resumes an interrupted clock_nanosleep with it:
+ * it only continues a call the filter let in); malloc's own calls, since a vCPU thread grows
  * the result store to 100000 records (mmap, mremap, mprotect of a growing
  * arena: tests/unit/test_sandbox.c drives that under the filter).
  */
@@ -176,6 +178,7 @@ static const struct rule common_rules[] = {
 	ANY(rt_sigtimedwait),
 	ANY(rt_sigprocmask),
 	ANY(rt_sigreturn),
+	ANY(restart_syscall),	/* the kernel's own resume of a sleep a SIGSTOP/SIGCONT cut */
 	ANY(getpid),
 	ANY(gettid),
 	NOEXEC(mmap),
