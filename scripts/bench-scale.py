@@ -14,6 +14,11 @@ docs/bench-scale-*.png from runs on this host.
            /proc/PID/status while the storm runs.
   decode   build/bench-vpset: the Hyper-V layer decoding a full 1024-VP
            sparse set, alone and in a whole SendSyntheticClusterIpiEx.
+  memory   `smoke` at --max-cpus/4 and --max-cpus, three runs each, stopped
+           for /proc/PID/smaps and pagemap snapshots: resident KiB a vCPU by
+           mapping, guest RAM by page of the stack block; KVM's and the
+           threads' kernel memory from /proc/meminfo and /proc/slabinfo.
+           OUT/summary.json has the numbers docs/results.md reads.
 
 Every number is measured in this run; nothing is copied from elsewhere.
 """
