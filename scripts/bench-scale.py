@@ -508,6 +508,7 @@ def main():
                       f"{kernel_spread[0]:.1f} to {kernel_spread[1]:.1f}). {KERNEL_METHOD} Not in it: "
                       "plain pages KVM allocates per vCPU outside the slab (the kvm_run page, already "
                       "counted in RSS above, and the in-kernel LAPIC's register page).")
+            md.append("")
             if slabs:
                 md.append("The slab caches that grew most with the count, from /proc/slabinfo at the "
                           "same moments (active objects times object size, KiB a vCPU; the "
@@ -515,8 +516,6 @@ def main():
                           ", ".join(f"{k} {v:.1f}" for k, v in slabs.items()) +
                           "." + "".join(f" {SLAB_NOTES[k]}" for k in slabs if k in SLAB_NOTES) +
                           " The others may be anyone's on this shared host.\n")
-            else:
-                md.append("")
         else:
             md.append(f"KVM's kernel memory per vCPU: not read ({KERNEL_METHOD} /proc/meminfo "
                       "was not readable here).\n")
