@@ -15,10 +15,14 @@
 #define STATS_EXIT_REASONS	64
 #define LAT_BUCKETS		592	/* log-linear, 16 per power of two, to 2^40 */
 
-/* A latency distribution in host TSC cycles. */
+/*
+ * A latency distribution in host TSC cycles. The totals come after the
+ * buckets, so a vCPU's last, most used histogram (kicks) has its totals
+ * next to the counters that follow it (struct vcpu_stats).
+ */
 struct lat_hist {
-	uint64_t count, min, max, sum;
 	uint32_t bucket[LAT_BUCKETS];
+	uint64_t count, min, max, sum;
 };
 
 enum stats_kind {
