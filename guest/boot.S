@@ -4,7 +4,8 @@
  * 64-bit mode, paging on, RDI = vCPU index, RSI = GPA of the boot info,
  * RSP = 0. Pick this vCPU's stack block in the free RAM above the image
  * (bootmem.h: block i at ALIGN_UP(free_gpa, STACK_BLOCK_SIZE) + i blocks),
- * record the index in its header (percpu.h finds it there) and call
+ * record the index in its struct percpu at the block's top (layout.h), just
+ * above the kernel stack, and call
  * guest_main(cpu, bootinfo). vCPU 0 checks the boot info itself in C; the
  * checks here only keep a vCPU off memory that is not there: one that
  * fails them stops (vCPU 0 says why, the others halt silently).
@@ -34,7 +35,7 @@ _start:
 	leaq	STACK_BLOCK_SIZE(%rax), %rcx
 	cmpq	ASM_BI_RAM_SIZE(%rsi), %rcx
 	ja	no_ram_for_stack
-	movl	%edi, (%rax)
+	movl	%edi, KERNEL_STACK_TOP(%rax)
 	leaq	KERNEL_STACK_TOP(%rax), %rsp
 	xorl	%ebp, %ebp
 	call	guest_main

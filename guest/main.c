@@ -56,7 +56,7 @@ static void cpu_init(u32 cpu)
 {
 	struct percpu *pc = &percpu[cpu];
 
-	pc->cpu = cpu;
+	pc->cpu = cpu;	/* boot.S wrote it already; smp_id() reads it */
 	pc->ex.vector = EX_NONE;
 	gdt_init(pc);
 	idt_load();

@@ -16,11 +16,15 @@
  */
 #include <errno.h>
 #include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/futex.h>
 #include <linux/kvm.h>
+#include <linux/seccomp.h>
+#include <malloc.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -111,6 +115,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *uctx)
 int sandbox_prepare(char *err, size_t errlen)
 {
 	struct sigaction sa;
+	long ncpu;
 
 	/* libseccomp probes the kernel once and caches it: do that before there are threads. */
 	if (seccomp_api_get() < 1)
@@ -123,6 +128,14 @@ int sandbox_prepare(char *err, size_t errlen)
 	if (sigaction(SIGSYS, &sa, NULL))
 		return errmsg(err, errlen, "sandbox: cannot install the SIGSYS handler: %s",
 			      strerror(errno));
+	/*
+	 * glibc sizes its arena limit (8 a CPU) the first time a 9th arena is
+	 * made, by opening /sys/devices/system/cpu/online, in whichever vCPU
+	 * thread that is, by then inside its filter. The same limit, set now.
+	 * The sanitizers' allocator ignores mallopt(); it has no such read.
+	 */
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	(void)mallopt(M_ARENA_MAX, 8 * (int)(ncpu > 0 ? ncpu : 1));
 	/* Inherited by every thread created from now on; it cannot be unset. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return errmsg(err, errlen, "sandbox: PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
@@ -150,7 +163,9 @@ struct rule {
  * SIGSYS handler); exit, exit_group. Not seen here but allowed, with the
  * reason: clock_gettime (the vDSO serves it on this host; it falls back to
  * the system call where the clocksource has no vDSO mode); rt_sigreturn
- * (a handler that returns); malloc's own calls, since a vCPU thread grows
+ * (a handler that returns); restart_syscall (after SIGSTOP and SIGCONT,
+ * e.g. ^Z and fg, the kernel resumes an interrupted clock_nanosleep with it:
+ * it only continues a call the filter let in); malloc's own calls, since a vCPU thread grows
  * the result store to 100000 records (mmap, mremap, mprotect of a growing
  * arena: tests/unit/test_sandbox.c drives that under the filter).
  */
@@ -163,6 +178,7 @@ static const struct rule common_rules[] = {
 	ANY(rt_sigtimedwait),
 	ANY(rt_sigprocmask),
 	ANY(rt_sigreturn),
+	ANY(restart_syscall),	/* the kernel's own resume of a sleep a SIGSTOP/SIGCONT cut */
 	ANY(getpid),
 	ANY(gettid),
 	NOEXEC(mmap),
@@ -345,16 +361,139 @@ static void selftest(const char *kind)
 }
 #endif
 
-int sandbox_enter_vcpu(const struct sandbox_fds *fds, char *err, size_t errlen)
+/* The filter's BPF, as libseccomp would load it, into a malloc'd array. */
+static int export_bpf(scmp_filter_ctx ctx, int memfd, struct sock_filter **insns,
+		      unsigned int *len)
 {
-	scmp_filter_ctx ctx = new_filter();
+	off_t size;
 
-	if (!ctx || build_vcpu(ctx, fds)) {
+	if (ftruncate(memfd, 0) || lseek(memfd, 0, SEEK_SET) || seccomp_export_bpf(ctx, memfd))
+		return -1;
+	size = lseek(memfd, 0, SEEK_CUR);
+	if (size <= 0 || size % sizeof(**insns) || size / sizeof(**insns) > BPF_MAXINSNS)
+		return -1;
+	*insns = malloc(size);
+	if (!*insns)
+		return -1;
+	if (pread(memfd, *insns, size, 0) != size) {
+		free(*insns);
+		*insns = NULL;
+		return -1;
+	}
+	*len = size / sizeof(**insns);
+	return 0;
+}
+
+static int build_vcpu_bpf(const struct sandbox_fds *fds, int vcpu_fd, int memfd,
+			  struct sock_filter **insns, unsigned int *len)
+{
+	struct sandbox_fds one = *fds;
+	scmp_filter_ctx ctx = new_filter();
+	int r;
+
+	one.vcpu_fd = vcpu_fd;
+	if (!ctx || build_vcpu(ctx, &one)) {
 		if (ctx)
 			seccomp_release(ctx);
+		return -1;
+	}
+	r = export_bpf(ctx, memfd, insns, len);
+	seccomp_release(ctx);
+	return r;
+}
+
+/*
+ * Two builds that differ only in the vCPU fd must give the same program
+ * except for JEQ constants equal to that fd: those are the slots a thread
+ * fills with its own fd. Anything else means the fd shaped the program, and
+ * patching a constant would not be the same filter: refuse.
+ */
+static int find_fd_slots(struct sandbox_vcpu_prog *p, const struct sock_filter *other)
+{
+	p->nr_slots = 0;
+	for (unsigned int i = 0; i < p->len; i++) {
+		const struct sock_filter *a = &p->insns[i], *b = &other[i];
+
+		if (a->code == b->code && a->jt == b->jt && a->jf == b->jf && a->k == b->k)
+			continue;
+		if (a->code != b->code || a->jt != b->jt || a->jf != b->jf ||
+		    a->code != (BPF_JMP | BPF_JEQ | BPF_K) || a->k != SANDBOX_FD_PLACEHOLDER_A ||
+		    b->k != SANDBOX_FD_PLACEHOLDER_B || p->nr_slots == SANDBOX_FD_SLOTS_MAX)
+			return -1;
+		p->slot[p->nr_slots++] = (unsigned short)i;
+	}
+	return p->nr_slots ? 0 : -1;
+}
+
+int sandbox_build_vcpu(const struct sandbox_fds *fds, struct sandbox_vcpu_prog *p,
+		       char *err, size_t errlen)
+{
+	struct sock_filter *other = NULL;
+	unsigned int other_len = 0;
+	int memfd = memfd_create("minivmm-seccomp", MFD_CLOEXEC);
+	int r = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (memfd >= 0 &&
+	    !build_vcpu_bpf(fds, SANDBOX_FD_PLACEHOLDER_A, memfd, &p->insns, &p->len) &&
+	    !build_vcpu_bpf(fds, SANDBOX_FD_PLACEHOLDER_B, memfd, &other, &other_len) &&
+	    other_len == p->len)
+		r = find_fd_slots(p, other);
+	if (memfd >= 0)
+		close(memfd);
+	free(other);
+	if (r) {
+		sandbox_free_vcpu(p);
 		return errmsg(err, errlen, "sandbox: cannot build the vCPU filter");
 	}
-	return load(ctx, "vCPU", err, errlen);
+	pthread_mutex_init(&p->lock, NULL);
+	p->ready = true;
+	return 0;
+}
+
+/*
+ * In the vCPU thread: no libseccomp and no malloc here, so the thread gets
+ * no malloc arena and no deep stack (docs/scale.md). The kernel copies the
+ * program, so the template is patched and loaded under a lock.
+ */
+int sandbox_load_vcpu(struct sandbox_vcpu_prog *p, int vcpu_fd, char *err, size_t errlen)
+{
+	struct sock_fprog prog = { .len = (unsigned short)p->len, .filter = p->insns };
+	long r;
+	int e;
+
+	if (!p->ready || vcpu_fd < 0)
+		return errmsg(err, errlen, "sandbox: no vCPU filter to load");
+	pthread_mutex_lock(&p->lock);
+	for (unsigned int i = 0; i < p->nr_slots; i++)
+		p->insns[p->slot[i]].k = (uint32_t)vcpu_fd;
+	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+	e = errno;
+	pthread_mutex_unlock(&p->lock);
+	if (r)
+		return errmsg(err, errlen, "sandbox: cannot load the %s filter: %s", "vCPU",
+			      strerror(e));
+	return 0;
+}
+
+void sandbox_free_vcpu(struct sandbox_vcpu_prog *p)
+{
+	if (p->ready)
+		pthread_mutex_destroy(&p->lock);
+	free(p->insns);
+	memset(p, 0, sizeof(*p));
+}
+
+int sandbox_enter_vcpu(const struct sandbox_fds *fds, char *err, size_t errlen)
+{
+	struct sandbox_vcpu_prog p;
+	int r;
+
+	if (sandbox_build_vcpu(fds, &p, err, errlen))
+		return -1;
+	r = sandbox_load_vcpu(&p, fds->vcpu_fd, err, errlen);
+	sandbox_free_vcpu(&p);
+	return r;
 }
 
 int sandbox_enter_main(const struct sandbox_fds *fds, char *err, size_t errlen)
@@ -373,18 +512,23 @@ int sandbox_enter_main(const struct sandbox_fds *fds, char *err, size_t errlen)
 
 int sandbox_vcpu(struct vcpu *v, char *err, size_t errlen)
 {
-	struct sandbox_fds fds = {
-		.vcpu_fd = v->fd,
-		.vm_fd = v->vm->fd,
-		.out_fd = -1,
-		.hv = v->vm->hv != NULL,
-	};
-
-	if (v->vm->cfg.sandbox && sandbox_enter_vcpu(&fds, err, errlen))
+	if (v->vm->cfg.sandbox && sandbox_load_vcpu(&v->vm->vcpu_filter, v->fd, err, errlen))
 		return -1;
 	if (v->index == 0)
 		selftest("vcpu");
 	return 0;
+}
+
+int sandbox_prepare_vcpus(struct vm *vm, char *err, size_t errlen)
+{
+	struct sandbox_fds fds = {
+		.vcpu_fd = -1,
+		.vm_fd = vm->fd,
+		.out_fd = -1,
+		.hv = vm->hv != NULL,
+	};
+
+	return vm->cfg.sandbox ? sandbox_build_vcpu(&fds, &vm->vcpu_filter, err, errlen) : 0;
 }
 
 int sandbox_main(struct vm *vm, char *err, size_t errlen)

@@ -8,6 +8,8 @@
 #ifndef VMM_SANDBOX_H
 #define VMM_SANDBOX_H
 
+#include <linux/filter.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,16 +28,43 @@ struct sandbox_fds {
 };
 
 /*
+ * The vCPU filter as BPF with the vCPU fd left open: libseccomp builds it
+ * once in the main thread, each vCPU thread writes its own fd into the
+ * slots and loads it. Building it in every thread cost each vCPU a deeper
+ * stack and its share of a malloc arena (docs/scale.md). The placeholders
+ * are fds no process here has; sandbox_build_vcpu() builds with both and
+ * checks that only those JEQ constants differ.
+ */
+#define SANDBOX_FD_PLACEHOLDER_A	0x7ffffff0
+#define SANDBOX_FD_PLACEHOLDER_B	0x7ffffff1
+#define SANDBOX_FD_SLOTS_MAX		32
+
+struct sandbox_vcpu_prog {
+	struct sock_filter *insns;
+	unsigned int len;
+	unsigned int nr_slots;
+	unsigned short slot[SANDBOX_FD_SLOTS_MAX];	/* instructions comparing the vCPU fd */
+	pthread_mutex_t lock;				/* one patch-and-load at a time */
+	bool ready;
+};
+
+/*
  * From the main thread before any vCPU thread exists: no_new_privs (the
  * threads inherit it) and the SIGSYS handler. 0, or -1 with err set.
  */
 int sandbox_prepare(char *err, size_t errlen);
+/* Build the vCPU filter for fds (vcpu_fd unused), load it for one vCPU fd, free it. */
+int sandbox_build_vcpu(const struct sandbox_fds *fds, struct sandbox_vcpu_prog *p,
+		       char *err, size_t errlen);
+int sandbox_load_vcpu(struct sandbox_vcpu_prog *p, int vcpu_fd, char *err, size_t errlen);
+void sandbox_free_vcpu(struct sandbox_vcpu_prog *p);
 /* Enter the vCPU or main thread's filter. 0, or -1 with err set. */
 int sandbox_enter_vcpu(const struct sandbox_fds *fds, char *err, size_t errlen);
 int sandbox_enter_main(const struct sandbox_fds *fds, char *err, size_t errlen);
 
 /* The minivmm side: which fds a vCPU or the main thread owns, and the banner's words. */
-int sandbox_vcpu(struct vcpu *v, char *err, size_t errlen);
+int sandbox_prepare_vcpus(struct vm *vm, char *err, size_t errlen);	/* main thread */
+int sandbox_vcpu(struct vcpu *v, char *err, size_t errlen);		/* its own thread */
 int sandbox_main(struct vm *vm, char *err, size_t errlen);
 const char *sandbox_banner(const struct vm *vm);
 

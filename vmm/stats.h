@@ -15,10 +15,14 @@
 #define STATS_EXIT_REASONS	64
 #define LAT_BUCKETS		592	/* log-linear, 16 per power of two, to 2^40 */
 
-/* A latency distribution in host TSC cycles. */
+/*
+ * A latency distribution in host TSC cycles. The totals come after the
+ * buckets, so a vCPU's last, most used histogram (kicks) has its totals
+ * next to the counters that follow it (struct vcpu_stats).
+ */
 struct lat_hist {
-	uint64_t count, min, max, sum;
 	uint32_t bucket[LAT_BUCKETS];
+	uint64_t count, min, max, sum;
 };
 
 enum stats_kind {
@@ -41,11 +45,17 @@ struct hcall_stats {
 	uint64_t ud;		/* #UD injected */
 };
 
+/*
+ * The histograms a vCPU uses most (hypercalls, kicks: the last kinds) end
+ * right before the counters, which struct vcpu's own fields follow: pages
+ * a vCPU never touches cost no memory, so the touched parts sit together
+ * (docs/scale.md).
+ */
 struct vcpu_stats {
+	struct hcall_stats hcall[STATS_HCALL_SLOTS][HV_ENC_COUNT];
+	struct lat_hist kind[STATS_KINDS];
 	uint64_t exits[STATS_EXIT_REASONS];
 	uint64_t exits_other;
-	struct lat_hist kind[STATS_KINDS];
-	struct hcall_stats hcall[STATS_HCALL_SLOTS][HV_ENC_COUNT];
 	uint64_t flushes_done;	/* TLB flushes this vCPU performed on request */
 	uint64_t kicks_sent;
 };

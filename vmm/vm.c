@@ -381,7 +381,8 @@ int vm_run(struct vm *vm)
 
 	vm->main_thread = pthread_self();
 	block_signals(&waitset);
-	if (vm->cfg.sandbox && sandbox_prepare(err, sizeof(err))) {
+	if (vm->cfg.sandbox && (sandbox_prepare(err, sizeof(err)) ||
+				sandbox_prepare_vcpus(vm, err, sizeof(err)))) {
 		fprintf(stderr, "minivmm: %s\n", err);
 		return 2;
 	}
@@ -411,6 +412,7 @@ void vm_destroy(struct vm *vm)
 	for (unsigned int i = 0; vm->vcpus && i < vm->cfg.nr_vcpus; i++)
 		vcpu_destroy(&vm->vcpus[i]);
 	free(vm->vcpus);
+	sandbox_free_vcpu(&vm->vcpu_filter);
 	free(vm->cpuid);
 	if (vm->hv)
 		hv_destroy(vm->hv);

@@ -19,6 +19,7 @@
 #include "vmm/pvtime.h"
 #include "vmm/ratelimit.h"
 #include "vmm/results.h"
+#include "vmm/sandbox.h"
 #include "vmm/stats.h"
 #include "vmm/xmm_calib.h"
 
@@ -36,6 +37,7 @@ struct kvm_cpuid2;
 #define CONSOLE_LINE_MAX 1024
 
 struct vcpu {
+	struct vcpu_stats stats;	/* first: its hot end meets the fields below (stats.h) */
 	struct vm *vm;
 	unsigned int index;
 	int fd;
@@ -51,7 +53,6 @@ struct vcpu {
 	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
 	unsigned int flush_waits_cap;
 	struct pvtime pv;
-	struct vcpu_stats stats;
 	char line[CONSOLE_LINE_MAX];	/* console: this vCPU's unfinished line */
 	unsigned int line_len;
 };
@@ -85,6 +86,7 @@ struct vm {
 	struct vm_stats stats;
 	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */
 	int json_fd;			/* --json FILE, opened before the sandbox; -1 = none */
+	struct sandbox_vcpu_prog vcpu_filter;	/* built once, loaded by every vCPU thread */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);

@@ -2,6 +2,7 @@
 /*
  * Per-vCPU GDT and TSS. Each vCPU needs its own TSS (RSP0 and the IST
  * stacks are per-CPU, and LTR marks the descriptor busy), hence its own GDT.
+ * The TSSes sit in groups that share one I/O bitmap (percpu.h).
  */
 #include "lib/gdt.h"
 
@@ -17,26 +18,34 @@ struct desc_ptr {
 	u64 base;
 } __packed;
 
-/* The limit covers the I/O bitmap and its terminator right after the TSS. */
-static void tss_desc(u64 *d, const struct percpu *pc)
+/* The group's I/O bitmap, seen from this TSS. */
+static u16 iomap_offset(const struct tss *tss, const struct tss_group *g)
 {
-	u64 base = (uintptr_t)&pc->tss;
-	u64 limit = sizeof(pc->tss) + sizeof(pc->io_bitmap) - 1;
+	return (u16)((uintptr_t)g->io_bitmap - (uintptr_t)tss);
+}
+
+/* The limit covers the shared I/O bitmap and its terminator. */
+static void tss_desc(u64 *d, const struct tss *tss)
+{
+	u64 base = (uintptr_t)tss;
+	u64 limit = tss->iomap_base + IO_BITMAP_BYTES;
 
 	d[0] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (SEG_TSS_AVAIL << 40) |
 	       ((limit >> 16 & 0xf) << 48) | ((base >> 24 & 0xff) << 56);
 	d[1] = base >> 32;
 }
 
-/* The bitmap, its last byte included, is zero from the loader (BSS): all ports allowed. */
+/* The bitmap, its last byte included, is zero from the VMM (bootmem.h): all ports allowed. */
 static void tss_init(struct percpu *pc)
 {
-	struct tss *tss = &pc->tss;
+	struct tss *tss = percpu_tss(pc->cpu);
+	const struct tss_group *g = (const struct tss_group *)((uintptr_t)tss & ~(uintptr_t)4095);
 
 	tss->rsp0 = stack_top(pc->cpu, KERNEL_STACK_TOP);
 	tss->ist[IST_DF - 1] = stack_top(pc->cpu, DF_STACK_TOP);
 	tss->ist[IST_NMI - 1] = stack_top(pc->cpu, NMI_STACK_TOP);
-	tss->iomap_base = sizeof(*tss);
+	tss->iomap_base = iomap_offset(tss, g);
+	pc->tss = tss;
 }
 
 /* Reload CS with a far return; the data segments with plain moves. */
@@ -64,8 +73,6 @@ void gdt_init(struct percpu *pc)
 
 	BUILD_BUG_ON(sizeof(struct tss) != 104);
 	BUILD_BUG_ON(TSS_SEL / 8 + 2 != GDT_ENTRIES);
-	BUILD_BUG_ON(offsetof(struct percpu, io_bitmap) !=
-		     offsetof(struct percpu, tss) + sizeof(struct tss));
 
 	gdt[0] = 0;
 	gdt[KERNEL_CS / 8] = SEG_KERNEL_CODE;
@@ -73,7 +80,7 @@ void gdt_init(struct percpu *pc)
 	gdt[USER_DS / 8] = SEG_USER_DATA;
 	gdt[USER_CS / 8] = SEG_USER_CODE;
 	tss_init(pc);
-	tss_desc(&gdt[TSS_SEL / 8], pc);
+	tss_desc(&gdt[TSS_SEL / 8], pc->tss);
 
 	asm volatile("lgdt %0" : : "m"(ptr) : "memory");
 	load_segments();

@@ -24,18 +24,22 @@
 #define ASM_HV_HCALL_FAST_BIT	0x10000
 
 /*
- * Every vCPU owns one naturally aligned block holding all of its stacks, so
- * the vCPU index is found from any stack pointer by masking (see percpu.h):
- * no GS base, no MSR, same at CPL0 and CPL3. A header at the bottom holds
- * the index; the rarely used IST stacks sit right above it so that an
- * overflowing user or kernel stack runs into them, not into the header.
+ * Every vCPU owns one naturally aligned block holding all of its stacks and,
+ * at the top, its struct percpu (percpu.h), so the vCPU's data is found
+ * from any stack pointer by masking: no GS base, no MSR, same at CPL0 and
+ * CPL3. The fields sit right above the kernel stack's top: a booted vCPU
+ * that has not gone deep touches one page of its block, fields and stack
+ * top together (docs/scale.md). The rarely used IST stacks are at the
+ * bottom, so an overflowing kernel stack runs into the user stack and
+ * them before it reaches anything else.
  */
 #define STACK_BLOCK_SIZE	0x8000
-#define STACK_HDR_SIZE		64
-#define NMI_STACK_TOP		0x1000	/* IST2: [64, 4 KiB) */
+#define PERCPU_FIELDS_SIZE	0x200	/* struct percpu's fields; checked in percpu.c */
+#define NMI_STACK_TOP		0x1000	/* IST2: [0, 4 KiB) */
 #define DF_STACK_TOP		0x2000	/* IST1: #DF and #MC, 4 KiB */
 #define USER_STACK_TOP		0x4000	/* CPL3 stack for run_user(), 8 KiB */
-#define KERNEL_STACK_TOP	0x8000	/* CPL0 stack, 16 KiB */
+/* CPL0 stack, 16 KiB less the fields; boot.S writes the vCPU index here. */
+#define KERNEL_STACK_TOP	(STACK_BLOCK_SIZE - PERCPU_FIELDS_SIZE)
 
 #define IST_DF			1
 #define IST_NMI			2

@@ -18,8 +18,30 @@ struct tss {
 	u16 iomap_base;
 } __packed;
 
-/* What the last expected exception was (see extable.h). */
 #define IO_BITMAP_BYTES		(65536 / 8)
+
+/*
+ * TSSes, TSS_GROUP_SIZE to a page, and one I/O bitmap after them that they
+ * all point at (iomap_base is each TSS's own offset to it). Each vCPU needs
+ * its own TSS (RSP0 and the IST stacks are per vCPU); its page is written
+ * at boot. The bitmap is all zero: CPL3 may use every port. kvm_pvm forces
+ * IOPL to 0 at CPL3 but honours this bitmap; VMX/SVM honour run_user()'s
+ * IOPL=3 and skip it. It is only ever read, so it costs the host no memory.
+ * The CPU reads two bytes for every check, so a 2- or 4-byte access at
+ * 0xffff also reads the byte past the bitmap. The SDM suggests 0xff there
+ * (fault on the wrap); ours is 0 and inside the TSS limit, so those reach
+ * the VMM as they would with IOPL=3: the hostile suite sends exactly them.
+ */
+#define TSS_GROUP_SIZE		32
+
+struct tss_group {
+	struct {
+		struct tss tss;
+	} __aligned(128) slot[TSS_GROUP_SIZE];
+	u8 io_bitmap[IO_BITMAP_BYTES + 1];
+} __aligned(4096);
+
+/* What the last expected exception was (see extable.h). */
 
 struct ex_record {
 	int vector;		/* EX_NONE when nothing was caught */
@@ -37,8 +59,14 @@ struct smp_mailbox {
 	u32 done;		/* items finished by the owner */
 };
 
+/*
+ * A vCPU's whole stack block (layout.h): the stacks, then the fields at the
+ * top, so percpu[i] is block i and the fields share a page with the top of
+ * the kernel stack.
+ */
 struct percpu {
-	u32 cpu;
+	u8 stacks[KERNEL_STACK_TOP];	/* NMI, #DF, user and kernel stacks */
+	u32 cpu;			/* written by boot.S */
 	u32 apic_id;
 	bool online;
 	u32 barrier_sense;
@@ -47,42 +75,32 @@ struct percpu {
 	u64 sstep_steps;
 	struct smp_mailbox mbox;
 	u64 gdt[GDT_ENTRIES] __aligned(8);
-	struct tss tss __aligned(16);
-	/*
-	 * Must follow tss directly (iomap_base = sizeof(struct tss)). All zero:
-	 * CPL3 may use every port. kvm_pvm forces IOPL to 0 at CPL3 but honours
-	 * this bitmap; VMX/SVM honour run_user()'s IOPL=3 and skip it.
-	 * The CPU reads two bytes for every check, so a 2- or 4-byte access at
-	 * 0xffff also reads the byte past the bitmap. The SDM suggests 0xff there
-	 * (fault on the wrap); ours is 0 and inside the TSS limit, so those reach
-	 * the VMM as they would with IOPL=3: the hostile suite sends exactly them.
-	 */
-	u8 io_bitmap[IO_BITMAP_BYTES + 1];
-} __aligned(64);
-
-struct stack_hdr {
-	u32 cpu;
-};
+	struct tss *tss;		/* its slot in a struct tss_group */
+} __aligned(STACK_BLOCK_SIZE);
 
 /* boot_nr_cpus entries each, placed by percpu_init() (bootmem.h). */
 extern struct percpu *percpu;
 extern u64 stack_blocks;
 
-/* vCPU 0 at boot: the stacks boot.S picked and the percpu array. */
+/* vCPU 0 at boot: the stack blocks boot.S picked and the TSS groups. */
 void percpu_init(u64 stack_base, u32 nr_cpus);
 
-/* The vCPU index, valid on any of our stacks at any CPL. */
-static inline u32 smp_id(void)
+/* vCPU `cpu`'s TSS: its slot in its group (gdt.c). */
+struct tss *percpu_tss(u32 cpu);
+
+/* This vCPU's block, valid on any of our stacks at any CPL. */
+static inline struct percpu *this_cpu(void)
 {
 	u64 sp;
 
 	asm("mov %%rsp, %0" : "=r"(sp));
-	return ((const struct stack_hdr *)(sp & ~(u64)(STACK_BLOCK_SIZE - 1)))->cpu;
+	return (struct percpu *)(uintptr_t)(sp & ~(u64)(STACK_BLOCK_SIZE - 1));
 }
 
-static inline struct percpu *this_cpu(void)
+/* The vCPU index. */
+static inline u32 smp_id(void)
 {
-	return &percpu[smp_id()];
+	return this_cpu()->cpu;
 }
 
 static inline u64 stack_top(u32 cpu, u64 offset)

@@ -20,7 +20,7 @@ u64 run_user(user_fn_t fn, void *arg, unsigned int flags)
 	if (flags & RUN_USER_IRQS_ON)
 		rflags |= X86_EFLAGS_IF;
 	return __run_user(fn, arg, stack_top(pc->cpu, USER_STACK_TOP), rflags,
-			  (u8 *)&pc->tss + offsetof(struct tss, rsp0));
+			  (u8 *)pc->tss + offsetof(struct tss, rsp0));
 }
 
 unsigned int current_cpl(void)

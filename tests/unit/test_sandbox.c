@@ -271,6 +271,34 @@ START_TEST(test_vcpu_filter_denies)
 }
 END_TEST
 
+/* The vCPU filter is built once and patched per thread: only fd constants are open. */
+START_TEST(test_vcpu_filter_template)
+{
+	struct sandbox_fds fds = { .vcpu_fd = -1, .vm_fd = 5, .out_fd = -1 };
+	struct sandbox_vcpu_prog p;
+	char err[160];
+
+	for (int hv = 0; hv <= 1; hv++) {
+		fds.hv = hv;
+		ck_assert_int_eq(sandbox_build_vcpu(&fds, &p, err, sizeof(err)), 0);
+		ck_assert(p.ready);
+		/* One per vCPU ioctl rule at most, and at least one. */
+		ck_assert_uint_ge(p.nr_slots, 1);
+		ck_assert_uint_le(p.nr_slots, hv ? 8 : 7);
+		for (unsigned int i = 0; i < p.nr_slots; i++) {
+			ck_assert_uint_lt(p.slot[i], p.len);
+			ck_assert_uint_eq(p.insns[p.slot[i]].code, BPF_JMP | BPF_JEQ | BPF_K);
+			ck_assert_uint_eq(p.insns[p.slot[i]].k, SANDBOX_FD_PLACEHOLDER_A);
+		}
+		/* No fd to write in: refused before anything is loaded. */
+		ck_assert_int_eq(sandbox_load_vcpu(&p, -1, err, sizeof(err)), -1);
+		ck_assert_str_eq(err, "sandbox: no vCPU filter to load");
+		sandbox_free_vcpu(&p);
+		ck_assert(!p.ready && !p.insns);
+	}
+}
+END_TEST
+
 START_TEST(test_main_filter)
 {
 	expect_allowed(MAIN_FILTER, WRITE_OUT_FD, false);
@@ -295,6 +323,7 @@ Suite *sandbox_suite(void)
 	tcase_add_test(tc, test_format_denial);
 	tcase_add_test(tc, test_vcpu_filter_allows);
 	tcase_add_test(tc, test_vcpu_filter_denies);
+	tcase_add_test(tc, test_vcpu_filter_template);
 	tcase_add_test(tc, test_main_filter);
 	suite_add_tcase(s, tc);
 	return s;

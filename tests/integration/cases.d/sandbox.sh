@@ -60,6 +60,27 @@ sbx_signal "sandbox: main and both vCPU threads filtered with no_new_privs; SIGI
 has "sandbox banner" out "minivmm: sandbox on (seccomp filter per thread, no_new_privs)" &&
 	ok "sandbox banner says on"
 sbx_signal "sandbox: SIGTERM under the filters" TERM 143 2 1 "terminated"
+# Job control (^Z, fg) or a debugger: stopped and continued mid-sleep, the
+# kernel resumes a vCPU's clock_nanosleep with restart_syscall.
+c="sandbox: SIGSTOP and SIGCONT five times during stress: the run still passes"
+"$VMM" --cpus 4 --timeout 120 "$ELF" -- stress 4 >"$T/out" 2>"$T/err" </dev/null &
+pid=$!
+sleep 1.5
+for i in 1 2 3 4 5; do
+	kill -STOP "$pid" 2>/dev/null
+	sleep 0.1
+	kill -CONT "$pid" 2>/dev/null
+	sleep 0.3
+done
+wait "$pid"
+got=$?
+if grep -qF "forbidden system call" "$T/err"; then
+	bad "$c" "the sandbox refused a call: $(grep -F forbidden "$T/err" | head -1)"
+elif [ "$got" -ne 0 ]; then
+	bad "$c" "exit status $got"
+else
+	ok "$c"
+fi
 sbx_signal "--no-sandbox: no filter, no no_new_privs on any thread" TERM 143 0 0 "terminated" \
 	--no-sandbox
 has "--no-sandbox banner" out "minivmm: sandbox OFF (--no-sandbox" && ok "--no-sandbox banner says OFF"
