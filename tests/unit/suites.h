@@ -20,5 +20,6 @@ Suite *devices_suite(void);
 Suite *sandbox_suite(void);
 Suite *vpset_suite(void);
 Suite *xmm_calib_suite(void);
+Suite *resetstate_suite(void);
 
 #endif
