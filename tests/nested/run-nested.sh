@@ -46,6 +46,10 @@
 # not microvm: without HPET its TSC calibration hangs now and then under TCG),
 # MINIVMM_NESTED_CPU (QEMU -cpu, default max: TCG's max CPU has SVM + NPT),
 # MINIVMM_NESTED_APPEND (extra kernel arguments, e.g. loglevel=7),
+# MINIVMM_NESTED_QEMU_ARGS (extra QEMU arguments, split at blanks: e.g.
+# "-d int -D /tmp/qemu-int.log" logs every exception QEMU delivers, the
+# nested guest's included, with its registers and CR2: how a triple fault in
+# the innermost guest can be seen when KVM on SVM has reset its registers),
 # MINIVMM_NESTED_TCG_THREAD (multi, the default, or single). Neither is
 # perfect: multi-threaded TCG was seen to wedge a loaded VM for good (both
 # CPUs busy, no output; tests/integration/run.sh retries once), and under
@@ -443,7 +447,8 @@ BOCHSRC
         </dev/null >"$work/$vm.log" 2>&1 &
 else
 note "booting $machine, -cpu $cpu_model, $cpus vCPUs, ${mem} MiB, timeout ${timeout_s}s"
-timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+read -r -a qemu_extra <<<"${MINIVMM_NESTED_QEMU_ARGS:-}"
+timeout -k 5 "$timeout_s" qemu-system-x86_64 ${qemu_extra[@]+"${qemu_extra[@]}"} \
     -accel "tcg,thread=${MINIVMM_NESTED_TCG_THREAD:-multi}" -M "$machine" -cpu "$cpu_model" -smp "$cpus" -m "$mem" \
     -nodefaults -no-user-config -display none -no-reboot \
     -chardev file,id=con,path="$work/con.fifo" -serial chardev:con \
