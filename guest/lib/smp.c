@@ -4,6 +4,7 @@
 #include "lib/irq.h"
 #include "lib/processor.h"
 #include "lib/smp.h"
+#include "lib/timing.h"
 
 static u32 online_count;
 static u32 seen[GUEST_MAX_VCPUS];
@@ -12,6 +13,7 @@ static struct {
 	u32 count;
 	u32 sense;
 	bool lose_wakeup;	/* test hook: the next last arriver sends no IPI */
+	u64 opened_tsc;		/* when the last arriver opened it */
 } barrier_state;
 
 void smp_mark_online(void)
@@ -110,6 +112,8 @@ void smp_call_all(smp_fn_t fn, void *arg)
  */
 #define BACKSTOP_MIN_NS		10000000ull
 #define BACKSTOP_MAX_NS		1000000000ull
+/* A wake-up IPI still missing this long after the barrier opened is lost, not in flight. */
+#define LATE_IPI_US		1000
 #define IRR_BIT(v)		(1ull << ((v) % 32))
 #define MSR_X2APIC_IRR(v)	(0x820 + (v) / 32)
 
@@ -155,7 +159,8 @@ static void barrier_tick_irq(struct trap_frame *tf)
  * between a waiter's check and its HLT stays pending (IF=0) and ends the
  * HLT. At CPL3 (no HLT, no ICR there) waiters spin, natively on kvm_pvm.
  * All callers of one barrier run at the same CPL. A waiter whose last HLT
- * a tick ended, with the wake-up IPI not even pending, counts a rescue.
+ * a tick ended, with the wake-up IPI not even pending a millisecond after
+ * the barrier opened, counts a rescue.
  */
 static void barrier_wait_halted(struct percpu *pc, u32 sense)
 {
@@ -176,7 +181,8 @@ static void barrier_wait_halted(struct percpu *pc, u32 sense)
 	}
 	if (armed) {
 		if (READ_ONCE(pc->barrier_ticks) != ticks &&
-		    !(rdmsr(MSR_X2APIC_IRR(SMP_CALL_VECTOR)) & IRR_BIT(SMP_CALL_VECTOR)))
+		    !(rdmsr(MSR_X2APIC_IRR(SMP_CALL_VECTOR)) & IRR_BIT(SMP_CALL_VECTOR)) &&
+		    rdtsc() - READ_ONCE(barrier_state.opened_tsc) > us_to_cycles(LATE_IPI_US))
 			atomic_inc(&barrier_rescues);
 		backstop_disarm();
 	}
@@ -187,6 +193,15 @@ static void barrier_wait_halted(struct percpu *pc, u32 sense)
 u32 smp_barrier_rescues(void)
 {
 	return load_acquire(&barrier_rescues);
+}
+
+u32 smp_barrier_ticks(void)
+{
+	u32 n = 0;
+
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
+		n += READ_ONCE(percpu[cpu].barrier_ticks);
+	return n;
 }
 
 u32 smp_barrier_arrived(void)
@@ -208,6 +223,7 @@ void smp_barrier(void)
 	pc->barrier_sense = sense;
 	if (atomic_inc_return(&barrier_state.count) == smp_online_count()) {
 		WRITE_ONCE(barrier_state.count, 0);
+		WRITE_ONCE(barrier_state.opened_tsc, rdtsc());
 		store_release(&barrier_state.sense, sense);
 		if (READ_ONCE(barrier_state.lose_wakeup))
 			WRITE_ONCE(barrier_state.lose_wakeup, false);

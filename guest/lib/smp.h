@@ -35,8 +35,10 @@ void smp_call_all(smp_fn_t fn, void *arg);
  * halts: callers must not have a timer of their own running.
  */
 void smp_barrier(void);
-/* Barrier waits that the backstop ended because the wake-up IPI never came. */
+/* Barrier waits the backstop ended, the wake-up IPI missing 1 ms after the opening. */
 u32 smp_barrier_rescues(void);
+/* Backstop ticks taken, all vCPUs together. */
+u32 smp_barrier_ticks(void);
 /* vCPUs waiting in the current barrier. */
 u32 smp_barrier_arrived(void);
 /* For the smoke test: the next barrier opens without its wake-up IPI. */
