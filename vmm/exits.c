@@ -3,10 +3,12 @@
 #include <linux/kvm.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "vmm/exits.h"
 #include "vmm/msr.h"
 #include "vmm/pio_out.h"
+#include "vmm/resetstate.h"
 #include "vmm/vcpu.h"
 
 /*
@@ -114,13 +116,33 @@ static void fail_internal(struct vcpu *v)
 		  " (instruction emulation failed)" : "", extra);
 }
 
+/*
+ * On SVM, KVM resets a vCPU that shut down before returning (its VMCB is
+ * undefined after the intercept): a dump of that would pass the reset
+ * vector off as the faulting RIP. Say so when that is what KVM hands back.
+ */
+static void fail_shutdown(struct vcpu *v)
+{
+	struct kvm_regs r;
+	struct kvm_sregs s;
+
+	if (!ioctl(v->fd, KVM_GET_REGS, &r) && !ioctl(v->fd, KVM_GET_SREGS, &s) &&
+	    x86_is_reset_state(&r, &s)) {
+		vcpu_fail(v, "guest shut down (triple fault); the registers below are the x86 "
+			  "reset state, not the faulting state: this KVM reset the vCPU at the "
+			  "shutdown (KVM on AMD SVM does), so the state that faulted is lost");
+		return;
+	}
+	vcpu_fail(v, "guest shut down (triple fault)");
+}
+
 static bool handle_fatal(struct vcpu *v, uint32_t reason)
 {
 	struct kvm_run *run = v->run;
 
 	switch (reason) {
 	case KVM_EXIT_SHUTDOWN:
-		vcpu_fail(v, "guest shut down (triple fault)");
+		fail_shutdown(v);
 		break;
 	case KVM_EXIT_FAIL_ENTRY:
 		vcpu_fail(v, "VM entry failed, hardware reason 0x%llx",

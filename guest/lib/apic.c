@@ -25,11 +25,15 @@ void apic_init(void)
 }
 
 /*
- * A WRMSR to the x2APIC ICR is not serializing, so stores made before it
- * (a mailbox, a flag) could become visible after the IPI lands: fence them
- * first (SDM "x2APIC Register Address Space"). mfence/lfence are SSE2
- * encodings that kvm_pvm may not emulate at CPL0; there the ICR write traps
- * to the emulator anyway, and a locked add orders the stores.
+ * A WRMSR to the x2APIC ICR is not serializing on Intel, so stores made
+ * before it (a mailbox, a barrier's sense) could become visible after the
+ * IPI lands: MFENCE drains them, LFENCE keeps the WRMSR from starting
+ * before (SDM "x2APIC Register Address Space"; Linux's weak_wrmsr_fence()).
+ * AMD's are serializing; the fence costs little there. On kvm_pvm every
+ * CPL0 instruction, this WRMSR included, is emulated one after the other,
+ * which orders them already; the locked add keeps the rule visible with an
+ * instruction any emulator has (KVM's has long lacked the register forms
+ * of MFENCE/LFENCE, though this session's kvm_pvm ran them).
  */
 static inline void icr_fence(void)
 {

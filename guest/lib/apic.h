@@ -15,6 +15,14 @@
 #define MSR_X2APIC_SVR			0x80f
 #define MSR_X2APIC_ICR			0x830
 #define MSR_X2APIC_SELF_IPI		0x83f
+/* The timer: KVM's APIC bus runs at 1 GHz, so with TIMER_DIV_1 a tick is 1 ns. */
+#define MSR_X2APIC_LVT_TIMER		0x832
+#define MSR_X2APIC_TIMER_INIT		0x838
+#define MSR_X2APIC_TIMER_CUR		0x839
+#define MSR_X2APIC_TIMER_DIV		0x83e
+#define LVT_MASKED			(1u << 16)
+#define LVT_TIMER_PERIODIC		(1u << 17)
+#define TIMER_DIV_1			0xb
 
 #define APIC_SVR_ENABLE			(1u << 8)
 #define APIC_ICR_FIXED			(0u << 8)

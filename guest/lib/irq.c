@@ -9,7 +9,7 @@ static irq_handler_t handlers[256];
 
 static bool vector_reserved(unsigned int vector)
 {
-	return vector == SMP_CALL_VECTOR ||
+	return vector == SMP_CALL_VECTOR || vector == BARRIER_TIMER_VECTOR ||
 	       vector == SPURIOUS_VECTOR;
 }
 

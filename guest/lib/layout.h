@@ -55,6 +55,7 @@
 /* Vectors the library owns. Suites register theirs in between. */
 #define NR_EXCEPTIONS		32
 #define SMP_CALL_VECTOR		0xf0	/* wakes a vCPU to run its mailbox */
+#define BARRIER_TIMER_VECTOR	0xf3	/* smp_barrier()'s backstop tick */
 #define SPURIOUS_VECTOR		0xff
 
 #endif /* GUEST_LIB_LAYOUT_H */

@@ -70,6 +70,7 @@ struct percpu {
 	u32 apic_id;
 	bool online;
 	u32 barrier_sense;
+	u32 barrier_ticks;	/* backstop ticks taken (smp.c) */
 	struct ex_record ex;
 	bool sstep_on;		/* #DB counts steps (sstep.c) */
 	u64 sstep_steps;

@@ -29,13 +29,25 @@ void smp_wait(u32 cpu);
 /* Run fn(arg) on every online vCPU, the caller included; wait for all. */
 void smp_call_all(smp_fn_t fn, void *arg);
 
-/* Sense-reversing barrier across all online vCPUs (halting at CPL0, spinning at CPL3). */
+/*
+ * Sense-reversing barrier across all online vCPUs (halting at CPL0, spinning
+ * at CPL3). At CPL0 a waiter runs the APIC timer as a backstop while it
+ * halts: callers must not have a timer of their own running.
+ */
 void smp_barrier(void);
+/* Barrier waits the backstop ended, the wake-up IPI missing 1 ms after the opening. */
+u32 smp_barrier_rescues(void);
+/* Backstop ticks taken, all vCPUs together. */
+u32 smp_barrier_ticks(void);
+/* vCPUs waiting in the current barrier. */
+u32 smp_barrier_arrived(void);
+/* For the smoke test: the next barrier opens without its wake-up IPI. */
+void smp_barrier_lose_next_wakeup(void);
 
 /* Never returns: run mailbox items, halt in between. */
 __noreturn void smp_service_loop(void);
 
-/* Library init: the wake-up vector's handler (vCPU 0, once). */
+/* Library init: the wake-up and backstop vectors' handlers (vCPU 0, once). */
 void smp_init(void);
 
 #endif /* GUEST_LIB_SMP_H */

@@ -24,6 +24,9 @@
 #define NONCANONICAL_ADDR	0x8000000000000000ull
 #define UNMAPPED_ADDR		0x8ull		/* GPA page 0 is not present */
 #define BARRIER_ROUNDS		3
+/* The others' arrival (each emulated at CPL0 on kvm_pvm), then time to reach their HLT. */
+#define LOST_WAKEUP_WAIT_US	(SMOKE_WAIT_US + 20000ull * boot_nr_cpus)
+#define LOST_WAKEUP_SETTLE_US	1000
 
 static u32 ipi_count[GUEST_MAX_VCPUS];
 static u64 ipi_last_cs[GUEST_MAX_VCPUS];
@@ -123,6 +126,39 @@ static void check_barrier(void)
 	smp_call_all(barrier_rounds, NULL);
 	report_why(!barrier_errors, "barrier and smp_call on every vCPU",
 		   "%u vCPU-rounds saw an incomplete round", barrier_errors);
+	if (smp_barrier_rescues())
+		printf("smoke: note: %u barrier waits were ended by the backstop timer, "
+		       "the wake-up IPI still missing 1 ms after the opening\n",
+		       smp_barrier_rescues());
+}
+
+/* vCPU 0 comes last, after the others halted, and drops the wake-up IPI. */
+static void lost_wakeup_round(void *arg)
+{
+	(void)arg;
+	if (!smp_id()) {
+		wait_until(smp_barrier_arrived() == smp_online_count() - 1, LOST_WAKEUP_WAIT_US);
+		udelay(LOST_WAKEUP_SETTLE_US);
+		smp_barrier_lose_next_wakeup();
+	}
+	smp_barrier();
+}
+
+static void check_lost_wakeup(void)
+{
+	const char *name = "barrier whose wake-up IPI is lost: the backstop timer ends the wait";
+	u32 before = smp_barrier_ticks(), rescued = smp_barrier_rescues();
+
+	if (smp_online_count() < 2) {
+		report_skip(name, "needs 2+ vCPUs");
+		return;
+	}
+	/* Only a tick can have ended a waiter's HLT: the barrier sent no IPI. */
+	smp_call_all(lost_wakeup_round, NULL);
+	report_why(smp_barrier_ticks() != before, name,
+		   "the barrier opened, but no waiter took a backstop tick (none had halted?)");
+	printf("smoke: the dropped wake-up took %u backstop ticks; %u waits counted as rescued\n",
+	       smp_barrier_ticks() - before, smp_barrier_rescues() - rescued);
 }
 
 static void check_expected(const char *name, int vector, int want, u32 err, u32 want_err)
@@ -278,6 +314,7 @@ static void suite_smoke(const char *arg)
 	check_vcpus();
 	check_ipis();
 	check_barrier();
+	check_lost_wakeup();
 	check_exceptions();
 	cycles = check_cpl3_round_trip();
 	check_cpl3_exceptions();

@@ -15,6 +15,7 @@
 #ifndef GUEST_TESTS_STRESS_H
 #define GUEST_TESTS_STRESS_H
 
+#include "lib/apic.h"	/* the x2APIC timer registers */
 #include "lib/types.h"
 
 #define STRESS_VEC_BASE		0x40	/* ..0x7f: sender s uses STRESS_VEC_BASE + s % 64 */
@@ -26,14 +27,6 @@
  */
 #define STRESS_WAKE_VEC		0xf1
 #define STRESS_TIMER_VEC	0xf2
-
-/* The x2APIC timer (the library has no timer API). */
-#define MSR_X2APIC_LVT_TIMER	0x832
-#define MSR_X2APIC_TIMER_INIT	0x838
-#define MSR_X2APIC_TIMER_CUR	0x839
-#define MSR_X2APIC_TIMER_DIV	0x83e
-#define LVT_MASKED		(1u << 16)
-#define TIMER_DIV_1		0xb
 
 enum stress_op {
 	OP_IPI, OP_IPI_FAST, OP_IPI_EX, OP_IPI_EX_XMM,

@@ -46,6 +46,13 @@
 # not microvm: without HPET its TSC calibration hangs now and then under TCG),
 # MINIVMM_NESTED_CPU (QEMU -cpu, default max: TCG's max CPU has SVM + NPT),
 # MINIVMM_NESTED_APPEND (extra kernel arguments, e.g. loglevel=7),
+# MINIVMM_NESTED_KVM_PARAMS (parameters for the vendor module's insmod,
+# e.g. "npt=0" to have kvm_amd shadow the page tables; busybox's insmod reads
+# no kernel command line),
+# MINIVMM_NESTED_QEMU_ARGS (extra QEMU arguments, split at blanks: e.g.
+# "-d int -D /tmp/qemu-int.log" logs every exception QEMU delivers, the
+# nested guest's included, with its registers and CR2: how a triple fault in
+# the innermost guest can be seen when KVM on SVM has reset its registers),
 # MINIVMM_NESTED_TCG_THREAD (multi, the default, or single). Neither is
 # perfect: multi-threaded TCG was seen to wedge a loaded VM for good (both
 # CPUs busy, no output; tests/integration/run.sh retries once), and under
@@ -280,6 +287,7 @@ chmod 1777 "$root/tmp"
 cp "$busybox" "$root/bin/busybox"
 cp "$kdir"/modules/*.ko "$root/nested/modules/"
 cp "$kdir"/kvm-amd.order "$kdir"/kvm-intel.order "$root/nested/"
+printf '%s\n' "${MINIVMM_NESTED_KVM_PARAMS:-}" >"$root/nested/kvm-params"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\n' >"$root/etc/group"
 
@@ -353,7 +361,10 @@ if grep -q -w svm /proc/cpuinfo; then backend=kvm-amd
 elif grep -q -w vmx /proc/cpuinfo; then backend=kvm-intel
 else fail "CPU has neither svm nor vmx"; fi
 while read -r m; do
-    insmod "/nested/modules/$m" || echo "insmod $m failed"
+    params=
+    [ "$m" = "$backend.ko" ] && params=$(cat /nested/kvm-params)
+    # shellcheck disable=SC2086  # the parameters are words
+    insmod "/nested/modules/$m" $params || echo "insmod $m $params failed"
 done <"/nested/$backend.order"
 [ -c /dev/kvm ] || mknod -m 666 /dev/kvm c 10 232
 chmod 666 /dev/kvm
@@ -443,7 +454,8 @@ BOCHSRC
         </dev/null >"$work/$vm.log" 2>&1 &
 else
 note "booting $machine, -cpu $cpu_model, $cpus vCPUs, ${mem} MiB, timeout ${timeout_s}s"
-timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+read -r -a qemu_extra <<<"${MINIVMM_NESTED_QEMU_ARGS:-}"
+timeout -k 5 "$timeout_s" qemu-system-x86_64 ${qemu_extra[@]+"${qemu_extra[@]}"} \
     -accel "tcg,thread=${MINIVMM_NESTED_TCG_THREAD:-multi}" -M "$machine" -cpu "$cpu_model" -smp "$cpus" -m "$mem" \
     -nodefaults -no-user-config -display none -no-reboot \
     -chardev file,id=con,path="$work/con.fifo" -serial chardev:con \

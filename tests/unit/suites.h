@@ -21,5 +21,6 @@ Suite *sandbox_suite(void);
 Suite *vpset_suite(void);
 Suite *xmm_calib_suite(void);
 Suite *vcpu_hold_suite(void);
+Suite *resetstate_suite(void);
 
 #endif

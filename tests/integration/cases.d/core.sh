@@ -16,6 +16,19 @@ run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault &&
 	has "$c" err "triple fault" && has "$c" err "RIP=" && has "$c" err "CR0=" &&
 	has "$c" err "CS=" && has "$c" err "EFER=" && ok "$c"
 
+# KVM on SVM resets a vCPU that shut down: the dump must say it is not the
+# faulting state there, and must not say so where KVM keeps that state.
+c="triple fault: the dump says whether KVM reset the vCPU"
+if run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault; then
+	if grep -q "kvm backend svm" "$T/out"; then
+		has "$c" err "registers below are the x86 reset state" && ok "$c"
+	elif grep -q "reset state" "$T/err"; then
+		bad "$c" "reset state claimed off SVM: $(grep 'reset state' "$T/err" | head -1)"
+	else
+		ok "$c"
+	fi
+fi
+
 c="--timeout ends a spinning guest with RIPs"
 run "$c" 3 -- --cpus 2 --timeout 2 "$ELF" -- spin &&
 	has "$c" err "timeout" && has "$c" err "vCPU 0: RIP=" && has "$c" err "vCPU 1: RIP=" && ok "$c"
