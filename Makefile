@@ -172,11 +172,11 @@ BENCH_SCALE_MAX ?= 1024
 BENCH_TARGETS_CPUS ?= 1024
 BENCH_TARGETS_ITERS ?= 16
 # The VMM's part of a flush of k preempted targets, timed on the host (docs/targets.md).
-$(B)/bench-fanout: tests/bench/flush_fanout.c $(LIB_OBJS)
-	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+$(B)/bench-fanout: tests/bench/flush_fanout.c tests/bench/timing.h $(LIB_OBJS)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $(filter-out %.h,$^) $(HOST_LDLIBS)
 # The Hyper-V layer's VP-set decode, timed on the host (docs/scale.md).
-$(B)/bench-vpset: tests/bench/vpset_decode.c $(filter $(B)/host/hv/%,$(LIB_OBJS))
-	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ -lpthread
+$(B)/bench-vpset: tests/bench/vpset_decode.c tests/bench/timing.h $(filter $(B)/host/hv/%,$(LIB_OBJS))
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $(filter-out %.h,$^) -lpthread
 
 # kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/peer.md.
 PEER_ROUNDS ?= 5

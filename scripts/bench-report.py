@@ -16,6 +16,8 @@ import os
 import subprocess
 import sys
 
+from benchfit import loglog_slope
+
 HV_CALLS = {
     0x2: "FlushVirtualAddressSpace",
     0x3: "FlushVirtualAddressList",
@@ -710,15 +712,9 @@ def read_points(path):
     return rows
 
 
-def loglog_slope(pts):
-    """Least-squares slope of log(y) over log(x); None with fewer than 3 points."""
-    pts = [(math.log(x), math.log(y)) for x, y in pts if x > 0 and y > 0]
-    if len(pts) < 3:
-        return None
-    mx = sum(x for x, _ in pts) / len(pts)
-    my = sum(y for _, y in pts) / len(pts)
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    return sum((x - mx) * (y - my) for x, y in pts) / sxx if sxx else None
+def not_measured(out_dir, script):
+    return (f"Not measured: no {os.path.relpath(os.path.join(out_dir, 'summary.json'))} "
+            f"(scripts/{script} writes it; `make bench` runs it first).\n")
 
 
 # Rules for the verdicts below, stated in the report itself.
@@ -760,9 +756,7 @@ def scale_targets_rows(sc, launch):
 def section_scale_targets(sc, scale_dir):
     out = ["### Performance targets\n"]
     if not sc:
-        out.append(f"Not measured: no {os.path.relpath(os.path.join(scale_dir, 'summary.json'))} "
-                   "(scripts/bench-scale.py writes it; `make bench` runs it first).\n")
-        return out
+        return out + [not_measured(scale_dir, "bench-scale.py")]
     launch = [(r[0], r[1]) for r in read_points(os.path.join(scale_dir, "launch-time.dat"))]
     out.append(f"From scripts/bench-scale.py at tree {sc.get('tree', '?')}, 1 to "
                f"{sc.get('max_cpus', '?')} vCPUs; details, the stress storms and plots in "
@@ -850,9 +844,7 @@ def fanout_line(f):
 def section_scale_curves(tg, targets_dir):
     out = ["### Cost against target count\n"]
     if not tg:
-        out.append(f"Not measured: no {os.path.relpath(os.path.join(targets_dir, 'summary.json'))} "
-                   "(scripts/bench-targets.py writes it; `make bench` runs it first).\n")
-        return out
+        return out + [not_measured(targets_dir, "bench-targets.py")]
     out.append(f"From scripts/bench-targets.py at tree {tg.get('tree', '?')} with "
                f"{tg.get('cpus', '?')} vCPUs; full tables per count and the log-log plots in "
                "[targets.md](targets.md). µs per call above the empty loop; slope is the "

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import time
 
+from benchfit import loglog_slope
+
 NATIVE = {"ipi": "x2apic", "flush": "native ipi+invlpg"}
 # The tables that sweep the count: ipi's multicast (broadcast is its N-1 point), every flush table.
 SWEPT = {"ipi": ("multicast@halted", "multicast@spin-cpl3"),
@@ -87,13 +89,8 @@ def curves(doc, suite):
 
 
 def slope(points):
-    pts = [(math.log(k), math.log(v)) for k, v in points.items() if k > 0 and v > 0]
-    if len(pts) < 3:
-        return None
-    mx = sum(x for x, _ in pts) / len(pts)
-    my = sum(y for _, y in pts) / len(pts)
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    return sum((x - mx) * (y - my) for x, y in pts) / sxx if sxx else None
+    """points: {targets: cost}."""
+    return loglog_slope(points.items())
 
 
 def crossover(hv, native):

@@ -20,6 +20,7 @@
 #include "hv/hv.h"
 #include "vmm/hvhost.h"
 #include "vmm/vm.h"
+#include "tests/bench/timing.h"
 
 #define VCPUS		1024u
 #define BATCH		2000
@@ -28,21 +29,6 @@
 #define EVICT_BYTES	(64u << 20)	/* more than any last-level cache here */
 
 static unsigned char *evict;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Targets 1..k, as the flush suite names them. */
 static void measure(struct vm *vm, unsigned int k)

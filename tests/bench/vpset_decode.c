@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "hv/internal.h"
+#include "tests/bench/timing.h"
 
 #define VPS		1024u
 #define BANKS		(VPS / 64)
@@ -69,21 +70,6 @@ static const struct hv_host_ops ops = {
 	.read_gpa = read_gpa, .write_gpa = write_gpa, .read_xmm = read_xmm,
 	.flush_vcpus = flush_nop, .send_ipi = ipi_nop,
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void report(const char *name, double *per_call)
 {
