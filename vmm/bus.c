@@ -9,8 +9,28 @@ void bus_init(struct bus *bus)
 	pthread_mutex_init(&bus->lock, NULL);
 }
 
+/* Was (destroy, state) of range `n` in `space` already run by an earlier range? */
+static bool destroyed_before(const struct bus *bus, unsigned int space, unsigned int n)
+{
+	const struct bus_range *r = &bus->ranges[space][n];
+
+	for (unsigned int s = 0; s <= space; s++)
+		for (unsigned int i = 0; i < (s == space ? n : bus->nr[s]); i++) {
+			const struct bus_range *o = &bus->ranges[s][i];
+
+			if (o->desc.destroy == r->desc.destroy && o->state == r->state)
+				return true;
+		}
+	return false;
+}
+
 void bus_destroy(struct bus *bus)
 {
+	for (unsigned int s = 0; s < 2; s++)
+		for (unsigned int i = 0; i < bus->nr[s]; i++)
+			if (bus->ranges[s][i].desc.destroy && !destroyed_before(bus, s, i))
+				bus->ranges[s][i].desc.destroy(bus->ranges[s][i].state);
+	memset(bus->nr, 0, sizeof(bus->nr));
 	pthread_mutex_destroy(&bus->lock);
 }
 
@@ -20,7 +40,7 @@ static bool overlaps(const struct bus_range *r, uint64_t base, uint64_t len)
 }
 
 int bus_register(struct bus *bus, enum bus_space space, uint64_t base, uint64_t len,
-		 bus_handler_fn fn, void *opaque, const char *name)
+		 const struct bus_desc *desc, void *state)
 {
 	struct bus_range *r;
 
@@ -32,7 +52,7 @@ int bus_register(struct bus *bus, enum bus_space space, uint64_t base, uint64_t 
 		if (overlaps(&bus->ranges[space][i], base, len))
 			return -1;
 	r = &bus->ranges[space][bus->nr[space]++];
-	*r = (struct bus_range){ base, len, fn, opaque, name };
+	*r = (struct bus_range){ .base = base, .len = len, .desc = *desc, .state = state };
 	return 0;
 }
 
@@ -49,15 +69,48 @@ const struct bus_range *bus_find(const struct bus *bus, enum bus_space space,
 	return NULL;
 }
 
-bool bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bus_space space,
-		  uint64_t addr, bool write, void *data, unsigned int size)
+/* What the flags answer without the handler; false to let the access through. */
+static bool filtered(const struct bus_range *r, bool write, void *data, unsigned int size)
+{
+	if (!write && (r->desc.flags & BUS_F_WRITE_ONLY)) {
+		memset(data, 0xff, size);
+		return true;
+	}
+	return write && (r->desc.flags & BUS_F_READ_ONLY);
+}
+
+/* The hot path (the null port is the benchmark floor): no lock, no allocation. */
+const struct bus_range *bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bus_space space,
+				     uint64_t addr, bool write, void *data, unsigned int size)
 {
 	const struct bus_range *r = bus_find(bus, space, addr, size);
 
 	if (!r)
-		return false;
-	r->fn(vcpu, addr, write, data, size, r->opaque);
-	return true;
+		return NULL;
+	if (__builtin_expect(r->desc.flags != 0, 0) && filtered(r, write, data, size))
+		return r;
+	if (r->desc.io)
+		r->desc.io(vcpu, addr - r->base, write, data, size, r->state);
+	else if (!write)
+		memset(data, 0xff, size);
+	return r;
+}
+
+enum stats_kind bus_unclaimed_kind(const struct bus *bus, enum bus_space space, uint64_t addr)
+{
+	const struct bus_range *r = bus_find(bus, space, addr, 1);
+
+	if (r)
+		return r->desc.kind;
+	return space == BUS_PIO ? STATS_PIO_OTHER : STATS_MMIO_OTHER;
+}
+
+void bus_vcpu_stopped(struct bus *bus, unsigned int vcpu)
+{
+	for (unsigned int s = 0; s < 2; s++)
+		for (unsigned int i = 0; i < bus->nr[s]; i++)
+			if (bus->ranges[s][i].desc.vcpu_stopped)
+				bus->ranges[s][i].desc.vcpu_stopped(bus->ranges[s][i].state, vcpu);
 }
 
 bool bus_unclaimed(struct bus *bus, enum bus_space space, uint64_t addr,

@@ -53,14 +53,21 @@ static void report_unclaimed(struct vcpu *v, enum bus_space space, uint64_t addr
 			(unsigned long long)addr, size, site, write ? ", dropped" : ", reads all ones");
 }
 
-/* Dispatch one access; true if it is unclaimed and new (to be reported). */
-static bool access(struct vcpu *v, enum bus_space space, uint64_t addr, bool write,
-		   void *data, unsigned int size)
+/*
+ * Dispatch one access; true if it is unclaimed and new (to be reported).
+ * *kind: what the exit counts as, from the range the bus found.
+ */
+static bool dispatch(struct vcpu *v, enum bus_space space, uint64_t addr, bool write,
+		     void *data, unsigned int size, enum stats_kind *kind)
 {
 	struct bus *bus = &v->vm->bus;
+	const struct bus_range *r = bus_dispatch(bus, v, space, addr, write, data, size);
 
-	if (bus_dispatch(bus, v, space, addr, write, data, size))
+	if (r) {
+		*kind = r->desc.kind;
 		return false;
+	}
+	*kind = bus_unclaimed_kind(bus, space, addr);
 	return bus_unclaimed(bus, space, addr, write, data, size);
 }
 
@@ -73,33 +80,32 @@ static enum stats_kind handle_io(struct vcpu *v)
 	uint16_t port = run->io.port;
 	unsigned int size = run->io.size;
 	uint32_t count = run->io.count;
+	enum stats_kind kind = STATS_PIO_OTHER;
 	bool report = false;
 
 	/* String I/O (rep outs/ins) comes as `count` accesses of `size` bytes. */
 	for (uint32_t i = 0; i < count; i++)
-		report |= access(v, BUS_PIO, port, write, data + i * size, size);
+		report |= dispatch(v, BUS_PIO, port, write, data + i * size, size, &kind);
 	if (report)
 		report_unclaimed(v, BUS_PIO, port, write, size);
-	if (port == MVM_PORT_NULL)
-		return STATS_PIO_NULL;
-	return port == MVM_PORT_HCALL ? STATS_HCALL : STATS_PIO_OTHER;
+	return kind;
 }
 
 static enum stats_kind handle_mmio(struct vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	uint64_t addr = run->mmio.phys_addr;
+	enum stats_kind kind;
 
 	if (run->mmio.len > sizeof(run->mmio.data) || !run->mmio.len) {
 		vcpu_fail(v, "MMIO access of %u bytes at 0x%llx", run->mmio.len,
 			  (unsigned long long)addr);
 		return STATS_MMIO_OTHER;
 	}
-	if (access(v, BUS_MMIO, addr, run->mmio.is_write, run->mmio.data, run->mmio.len))
+	if (dispatch(v, BUS_MMIO, addr, run->mmio.is_write, run->mmio.data, run->mmio.len,
+		     &kind))
 		report_unclaimed(v, BUS_MMIO, addr, run->mmio.is_write, run->mmio.len);
-	if (addr >= MVM_MMIO_NULL && addr < MVM_MMIO_NULL + MVM_PAGE_SIZE)
-		return STATS_MMIO_NULL;
-	return STATS_MMIO_OTHER;
+	return kind;
 }
 
 static void fail_internal(struct vcpu *v)

@@ -215,20 +215,18 @@ static void record(struct vcpu *v, const struct hv_hcall_out *out, uint64_t cycl
 		hs->status[status < 15 ? status : 15]++;
 }
 
-static void hcall_io(struct vcpu *v, uint64_t port, bool write, void *data,
-		     unsigned int size, void *opaque)
+static void hcall_io(struct vcpu *v, uint64_t offset, bool write, void *data,
+		     unsigned int size, void *state)
 {
 	struct kvm_sync_regs *s = &v->run->s.regs;
 	struct hv_hcall_in in = { s->regs.rcx, s->regs.rdx, s->regs.r8 };
 	struct hv_hcall_out out = { 0 };
 	uint64_t t0 = vcpu_rdtsc();
 
-	(void)port;
-	(void)opaque;
-	if (!write) {
-		memset(data, 0xff, size);
-		return;
-	}
+	(void)offset;
+	(void)write;	/* write-only: the bus answers reads */
+	(void)data;
+	(void)state;
 	if (!caller_may_hypercall(&s->sregs)) {
 		raise_ud(v, size);
 		return;
@@ -242,6 +240,10 @@ static void hcall_io(struct vcpu *v, uint64_t port, bool write, void *data,
 	}
 	record(v, &out, vcpu_rdtsc() - t0);
 }
+
+static const struct bus_desc hcall_desc = {
+	.name = "hypercall", .kind = STATS_HCALL, .flags = BUS_F_WRITE_ONLY, .io = hcall_io,
+};
 
 int hvhost_create(struct vm *vm, char *err, size_t errlen)
 {
@@ -259,7 +261,7 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the Hyper-V layer (out of memory)");
 		return -1;
 	}
-	if (bus_register(&vm->bus, BUS_PIO, MVM_PORT_HCALL, 1, hcall_io, NULL, "hypercall")) {
+	if (bus_register(&vm->bus, BUS_PIO, MVM_PORT_HCALL, 1, &hcall_desc, NULL)) {
 		snprintf(err, errlen, "hypercall port 0x%x is taken", MVM_PORT_HCALL);
 		return -1;
 	}

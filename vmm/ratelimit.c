@@ -77,14 +77,19 @@ void ratelimit_print(pthread_mutex_t *lock, enum guest_msg kind, enum ratelimit_
 	va_end(ap);
 }
 
+void ratelimit_vsay(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
+		    const char *fmt, va_list ap)
+{
+	print_line(lock, kind, ratelimit_check(rl, kind), fmt, ap);
+}
+
 void ratelimit_say(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
 		   const char *fmt, ...)
 {
-	enum ratelimit_verdict say = ratelimit_check(rl, kind);
 	va_list ap;
 
 	va_start(ap, fmt);
-	print_line(lock, kind, say, fmt, ap);
+	ratelimit_vsay(rl, lock, kind, fmt, ap);
 	va_end(ap);
 }
 

@@ -11,6 +11,7 @@
 #define VMM_RATELIMIT_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,8 @@ void ratelimit_print(pthread_mutex_t *lock, enum guest_msg kind, enum ratelimit_
 /* ratelimit_check(), then ratelimit_print(). */
 void ratelimit_say(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ratelimit_vsay(struct ratelimit *rl, pthread_mutex_t *lock, enum guest_msg kind,
+		    const char *fmt, va_list ap);
 /* One line per kind that had messages suppressed. */
 void ratelimit_summary(const struct ratelimit *rl, FILE *f);
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vmm/vcpu_ops.h"
 #include "vmm/vm.h"
 
 int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, size_t errlen);

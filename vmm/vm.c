@@ -22,6 +22,7 @@
 #include "vmm/multiboot.h"
 #include "vmm/sandbox.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
 #include "vmm/vm.h"
 #include "vmm/x86.h"
 
@@ -132,28 +133,10 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 	memcpy(bi->cmdline, vm->cfg.cmdline, bi->cmdline_len + 1);
 }
 
-static int register_payload_devices(struct vm *vm)
-{
-	return console_register(vm) || exit_dev_register(vm) || results_dev_register(vm) ||
-	       null_dev_register(vm) || ctrl_dev_register(vm);
-}
-
-/* What kvm-unit-tests and other Multiboot kernels probe; see docs/abi.md. */
-static int register_multiboot_devices(struct vm *vm)
-{
-	return console_register(vm) || exit_dev_register(vm) || fwcfg_dev_register(vm) ||
-	       pmtimer_dev_register(vm) || pciconf_dev_register(vm);
-}
-
 static int register_devices(struct vm *vm, char *err, size_t errlen)
 {
-	int r = vm->kind == IMAGE_MULTIBOOT ? register_multiboot_devices(vm) :
-					       register_payload_devices(vm);
-
-	if (r) {
-		snprintf(err, errlen, "device ranges overlap (a bug in minivmm)");
+	if (devices_create(vm, vm->kind, err, errlen))
 		return -1;
-	}
 	if (vm->cfg.hyperv && hvhost_create(vm, err, errlen))
 		return -1;
 	/* Always filter the Hyper-V MSRs where KVM can, so --no-hyperv really #GPs. */
@@ -250,7 +233,6 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	vm->main_thread = pthread_self();
 	pthread_mutex_init(&vm->out_lock, NULL);
 	ratelimit_init(&vm->guest_msgs);
-	pthread_mutex_init(&vm->dev_lock, NULL);
 	bus_init(&vm->bus);
 	results_init(&vm->results);
 	/* The payload first: a bad file is reported even on a host without KVM. */
@@ -369,7 +351,7 @@ static bool join_vcpus(struct vm *vm)
 			continue;
 		}
 		v->started = false;
-		console_flush(v);
+		bus_vcpu_stopped(&vm->bus, i);
 	}
 	return all;
 }
@@ -423,5 +405,4 @@ void vm_destroy(struct vm *vm)
 	results_free(&vm->results);
 	bus_destroy(&vm->bus);
 	pthread_mutex_destroy(&vm->out_lock);
-	pthread_mutex_destroy(&vm->dev_lock);
 }

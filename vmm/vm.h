@@ -10,8 +10,6 @@
 
 #include "minivmm/abi.h"
 #include "vmm/bus.h"
-#include "vmm/dev/fwcfg.h"
-#include "vmm/dev/serial16550.h"
 #include "vmm/kvm.h"
 #include "vmm/loader.h"
 #include "vmm/mem.h"
@@ -34,8 +32,6 @@ struct kvm_cpuid2;
 #define VCPU_REQ_DUMP	(1u << 2)
 #define VCPU_REQ_PAUSE	(1u << 3)
 
-#define CONSOLE_LINE_MAX 1024
-
 struct vcpu {
 	struct vcpu_stats stats;	/* first: its hot end meets the fields below (stats.h) */
 	struct vm *vm;
@@ -53,8 +49,6 @@ struct vcpu {
 	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
 	unsigned int flush_waits_cap;
 	struct pvtime pv;
-	char line[CONSOLE_LINE_MAX];	/* console: this vCPU's unfinished line */
-	unsigned int line_len;
 };
 
 struct vm {
@@ -70,11 +64,7 @@ struct vm {
 	enum image_kind kind;		/* ELF64 payload or Multiboot kernel */
 	uint64_t tsc_khz;
 	struct kvm_cpuid2 *cpuid;	/* template; per-vCPU APIC IDs patched in */
-	struct bus bus;
-	pthread_mutex_t dev_lock;	/* device registers several vCPUs may touch */
-	struct uart16550 com1;
-	struct fwcfg fwcfg;		/* Multiboot kernels only */
-	uint64_t pmtimer_start_ns;	/* CLOCK_MONOTONIC when the PM timer read 0 */
+	struct bus bus;			/* the devices, which own their state (vmm/dev/devices.h) */
 	struct hv *hv;
 	struct vcpu *vcpus;
 	pthread_t main_thread;
@@ -94,7 +84,6 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 int vm_run(struct vm *vm);
 void vm_destroy(struct vm *vm);
 
-/* Ask every vCPU to stop; the first status given wins. Safe from any thread. */
-void vm_request_stop(struct vm *vm, int status);
+/* vm_request_stop(): vmm/vcpu_ops.h */
 
 #endif

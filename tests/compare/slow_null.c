@@ -18,10 +18,12 @@
 #define SLOW_NULL_NS	20000
 #endif
 
-bool __real_bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bus_space space,
-			 uint64_t addr, bool write, void *data, unsigned int size);
-bool __wrap_bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bus_space space,
-			 uint64_t addr, bool write, void *data, unsigned int size);
+const struct bus_range *__real_bus_dispatch(struct bus *bus, struct vcpu *vcpu,
+					    enum bus_space space, uint64_t addr, bool write,
+					    void *data, unsigned int size);
+const struct bus_range *__wrap_bus_dispatch(struct bus *bus, struct vcpu *vcpu,
+					    enum bus_space space, uint64_t addr, bool write,
+					    void *data, unsigned int size);
 
 static uint64_t now_ns(void)
 {
@@ -31,8 +33,9 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-bool __wrap_bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bus_space space,
-			 uint64_t addr, bool write, void *data, unsigned int size)
+const struct bus_range *__wrap_bus_dispatch(struct bus *bus, struct vcpu *vcpu,
+					    enum bus_space space, uint64_t addr, bool write,
+					    void *data, unsigned int size)
 {
 	if (space == BUS_PIO && addr == MVM_PORT_NULL) {
 		uint64_t end = now_ns() + SLOW_NULL_NS;

@@ -10,18 +10,22 @@
 #include "vmm/stats.h"
 
 static unsigned int hits;
-static uint64_t last_addr;
+static uint64_t last_offset;
+static bool last_write;
 
-static void count_io(struct vcpu *v, uint64_t addr, bool write, void *data,
-		     unsigned int size, void *opaque)
+static void count_io(struct vcpu *v, uint64_t offset, bool write, void *data,
+		     unsigned int size, void *state)
 {
 	(void)v;
-	(void)write;
-	(void)opaque;
+	(void)state;
 	hits++;
-	last_addr = addr;
-	memset(data, 0x5a, size);
+	last_offset = offset;
+	last_write = write;
+	if (!write)
+		memset(data, 0x5a, size);
 }
+
+static const struct bus_desc count_desc = { .name = "count", .kind = STATS_PIO_OTHER, .io = count_io };
 
 START_TEST(test_bus_register_dispatch)
 {
@@ -30,19 +34,102 @@ START_TEST(test_bus_register_dispatch)
 
 	bus_init(&bus);
 	hits = 0;
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x3f8, 8, count_io, NULL, "com1"), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x3ff, 1, count_io, NULL, "overlap"), -1);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0xfffe, 4, count_io, NULL, "past 64K"), -1);
-	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x3f8, 8, count_io, NULL, "other space"), 0);
-	ck_assert(bus_dispatch(&bus, NULL, BUS_PIO, 0x3fd, false, &val, 1));
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x3f8, 8, &count_desc, NULL), 0);
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x3ff, 1, &count_desc, NULL), -1);
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0xfffe, 4, &count_desc, NULL), -1);
+	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x3f8, 8, &count_desc, NULL), 0);
+	ck_assert_ptr_eq(bus_dispatch(&bus, NULL, BUS_PIO, 0x3fd, false, &val, 1),
+			 &bus.ranges[BUS_PIO][0]);
 	ck_assert_uint_eq(hits, 1);
-	ck_assert_uint_eq(last_addr, 0x3fd);
+	ck_assert_uint_eq(last_offset, 5);	/* the offset inside the range, not the port */
 	ck_assert_uint_eq(val & 0xff, 0x5a);
 	/* An access that straddles the end of the range is nobody's. */
-	ck_assert(!bus_dispatch(&bus, NULL, BUS_PIO, 0x3fe, false, &val, 4));
-	ck_assert(!bus_dispatch(&bus, NULL, BUS_PIO, 0x2f8, true, &val, 1));
+	ck_assert_ptr_null(bus_dispatch(&bus, NULL, BUS_PIO, 0x3fe, false, &val, 4));
+	ck_assert_ptr_null(bus_dispatch(&bus, NULL, BUS_PIO, 0x2f8, true, &val, 1));
 	ck_assert_uint_eq(hits, 1);
 	bus_destroy(&bus);
+}
+END_TEST
+
+/* The flags are the bus's business: the handler never sees what they answer. */
+START_TEST(test_bus_flags_and_kind)
+{
+	static const struct bus_desc wo = {
+		.name = "wo", .kind = STATS_HCALL, .flags = BUS_F_WRITE_ONLY, .io = count_io,
+	};
+	static const struct bus_desc ro = {
+		.name = "ro", .kind = STATS_PIO_NULL, .flags = BUS_F_READ_ONLY, .io = count_io,
+	};
+	static const struct bus_desc none = { .name = "none", .kind = STATS_MMIO_NULL };
+	struct bus bus;
+	uint32_t val = 0;
+
+	bus_init(&bus);
+	hits = 0;
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x10, 4, &wo, NULL), 0);
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x20, 4, &ro, NULL), 0);
+	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x1000, 0x1000, &none, NULL), 0);
+	ck_assert_uint_eq(bus_dispatch(&bus, NULL, BUS_PIO, 0x10, false, &val, 4)->desc.kind,
+			  STATS_HCALL);
+	ck_assert_uint_eq(val, 0xffffffff);
+	ck_assert_uint_eq(hits, 0);
+	val = 7;
+	ck_assert_ptr_nonnull(bus_dispatch(&bus, NULL, BUS_PIO, 0x12, true, &val, 2));
+	ck_assert_uint_eq(hits, 1);
+	ck_assert(last_write);
+	ck_assert_uint_eq(last_offset, 2);
+	ck_assert_ptr_nonnull(bus_dispatch(&bus, NULL, BUS_PIO, 0x20, true, &val, 4));
+	ck_assert_uint_eq(hits, 1);		/* a write to a read-only range is dropped */
+	ck_assert_ptr_nonnull(bus_dispatch(&bus, NULL, BUS_PIO, 0x20, false, &val, 4));
+	ck_assert_uint_eq(hits, 2);
+	ck_assert_uint_eq(val, 0x5a5a5a5a);
+	/* No handler: reads all ones, writes dropped, the exit still counts as the range's kind. */
+	val = 0;
+	ck_assert_uint_eq(bus_dispatch(&bus, NULL, BUS_MMIO, 0x1ffc, false, &val, 4)->desc.kind,
+			  STATS_MMIO_NULL);
+	ck_assert_uint_eq(val, 0xffffffff);
+	/* Unclaimed: a too-wide access keeps its device's kind; elsewhere, "other". */
+	ck_assert_uint_eq(bus_unclaimed_kind(&bus, BUS_PIO, 0x23), STATS_PIO_NULL);
+	ck_assert_uint_eq(bus_unclaimed_kind(&bus, BUS_PIO, 0x24), STATS_PIO_OTHER);
+	ck_assert_uint_eq(bus_unclaimed_kind(&bus, BUS_MMIO, 0x2000), STATS_MMIO_OTHER);
+	bus_destroy(&bus);
+}
+END_TEST
+
+static unsigned int destroyed, stopped_mask;
+
+static void count_destroy(void *state)
+{
+	(void)state;
+	destroyed++;
+}
+
+static void note_stopped(void *state, unsigned int vcpu)
+{
+	(void)state;
+	stopped_mask |= 1u << vcpu;
+}
+
+/* A device with two ranges and one state is freed once; the caller keeps a refused state. */
+START_TEST(test_bus_owns_device_state)
+{
+	static const struct bus_desc dev = {
+		.name = "dev", .io = count_io, .destroy = count_destroy, .vcpu_stopped = note_stopped,
+	};
+	struct bus bus;
+	int a, b;
+
+	bus_init(&bus);
+	destroyed = 0;
+	stopped_mask = 0;
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x10, 1, &dev, &a), 0);
+	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x10, 1, &dev, &a), 0);
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x20, 1, &dev, &b), 0);
+	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x10, 1, &dev, &b), -1);
+	bus_vcpu_stopped(&bus, 3);
+	ck_assert_uint_eq(stopped_mask, 1u << 3);
+	bus_destroy(&bus);
+	ck_assert_uint_eq(destroyed, 2);
 }
 END_TEST
 
@@ -335,6 +422,8 @@ Suite *bus_suite(void)
 	TCase *tc = tcase_create("registry");
 
 	tcase_add_test(tc, test_bus_register_dispatch);
+	tcase_add_test(tc, test_bus_flags_and_kind);
+	tcase_add_test(tc, test_bus_owns_device_state);
 	tcase_add_test(tc, test_bus_unclaimed_once);
 	suite_add_tcase(s, tc);
 	return s;

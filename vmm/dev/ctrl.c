@@ -39,18 +39,15 @@ static int32_t ctrl_pause(struct vcpu *caller, const struct mvm_ctrl *c)
 	return 0;
 }
 
-static void ctrl_io(struct vcpu *v, uint64_t port, bool write, void *data,
-		    unsigned int size, void *opaque)
+static void ctrl_io(struct vcpu *v, uint64_t offset, bool write, void *data,
+		    unsigned int size, void *state)
 {
 	struct mvm_ctrl c;
 	uint32_t gpa = 0;
 
-	(void)port;
-	(void)opaque;
-	if (!write) {
-		memset(data, 0xff, size);
-		return;
-	}
+	(void)offset;
+	(void)write;	/* write-only: the bus answers reads */
+	(void)state;
 	if (size != 4)
 		return;		/* no GPA, nowhere to write a status: ignore */
 	memcpy(&gpa, data, 4);
@@ -64,7 +61,11 @@ static void ctrl_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		  sizeof(c.status));
 }
 
-int ctrl_dev_register(struct vm *vm)
+static const struct bus_desc ctrl_desc = {
+	.name = "ctrl", .kind = STATS_PIO_OTHER, .flags = BUS_F_WRITE_ONLY, .io = ctrl_io,
+};
+
+int ctrl_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	return bus_register(&vm->bus, BUS_PIO, MVM_PORT_CTRL, 4, ctrl_io, NULL, "ctrl");
+	return dev_claim(vm, BUS_PIO, MVM_PORT_CTRL, 4, &ctrl_desc, NULL, err, errlen);
 }

@@ -1,19 +1,44 @@
 /* SPDX-License-Identifier: MIT */
-/* Each device registers its ranges on the VM's bus; one device per file. */
+/*
+ * The devices of each guest kind, in one table (vmm/dev/devices.c). A device
+ * is one file: a `create` that allocates its own state (and lock, if
+ * several vCPUs may touch it) and registers its ranges on vm_bus() with a
+ * struct bus_desc; the bus frees the state at vm_destroy() through the
+ * descriptor's destroy hook. Adding a device is that file and one row in
+ * the table, never an edit of exits.c or vm.h.
+ */
 #ifndef VMM_DEV_DEVICES_H
 #define VMM_DEV_DEVICES_H
 
-struct vm;
-struct vcpu;
+#include <stddef.h>
+#include <stdint.h>
 
-int console_register(struct vm *vm);
-/* Write out whatever a vCPU left without a newline (at exit). */
-void console_flush(struct vcpu *v);
-int exit_dev_register(struct vm *vm);
-int results_dev_register(struct vm *vm);
-int null_dev_register(struct vm *vm);
-int ctrl_dev_register(struct vm *vm);
+#include "vmm/bus.h"
+#include "vmm/loader.h"
+
+struct vm;
+
+/* Make the device and claim its ranges; 0, or -1 with `err` filled. */
+typedef int (*dev_create_fn)(struct vm *vm, char *err, size_t errlen);
+
+/* Every device of the guest kind, in table order; 0, or -1 with `err` filled. */
+int devices_create(struct vm *vm, enum image_kind kind, char *err, size_t errlen);
+
+/*
+ * bus_register() on the VM's bus, with the error every device gives for a
+ * refused range. On failure the caller still owns `state`.
+ */
+int dev_claim(struct vm *vm, enum bus_space space, uint64_t base, uint64_t len,
+	      const struct bus_desc *desc, void *state, char *err, size_t errlen);
+
+int console_dev_create(struct vm *vm, char *err, size_t errlen);
+int exit_dev_create(struct vm *vm, char *err, size_t errlen);
+int results_dev_create(struct vm *vm, char *err, size_t errlen);
+int null_dev_create(struct vm *vm, char *err, size_t errlen);
+int ctrl_dev_create(struct vm *vm, char *err, size_t errlen);
 /* Multiboot kernels only: PCI config space with nothing behind it. */
-int pciconf_dev_register(struct vm *vm);
+int pciconf_dev_create(struct vm *vm, char *err, size_t errlen);
+int fwcfg_dev_create(struct vm *vm, char *err, size_t errlen);
+int pmtimer_dev_create(struct vm *vm, char *err, size_t errlen);
 
 #endif

@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: MIT
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vmm/dev/devices.h"
 #include "vmm/dev/fwcfg.h"
-#include "vmm/vm.h"
+#include "vmm/errmsg.h"
+#include "vmm/mem.h"
+#include "vmm/vcpu_ops.h"
+
+/* The register model and the lock that serialises vCPUs on it. */
+struct fwcfg_dev {
+	pthread_mutex_t lock;
+	struct fwcfg f;
+};
 
 void fwcfg_init(struct fwcfg *f, unsigned int nb_cpus, uint64_t ram_size)
 {
@@ -51,29 +61,51 @@ uint8_t fwcfg_read_byte(struct fwcfg *f)
 	return b;
 }
 
-static void fwcfg_io(struct vcpu *v, uint64_t port, bool write, void *data,
-		     unsigned int size, void *opaque)
+static void fwcfg_io(struct vcpu *v, uint64_t offset, bool write, void *data,
+		     unsigned int size, void *state)
 {
-	struct fwcfg *f = opaque;
+	struct fwcfg_dev *dev = state;
 	uint8_t *bytes = data;
 	uint16_t key = 0;
 
-	pthread_mutex_lock(&v->vm->dev_lock);
-	if (port == FWCFG_PORT_SEL && write) {
+	(void)v;
+	pthread_mutex_lock(&dev->lock);
+	if (offset == 0 && write) {
 		memcpy(&key, data, size < 2 ? size : 2);
-		fwcfg_select(f, key);
-	} else if (port == FWCFG_PORT_SEL) {
+		fwcfg_select(&dev->f, key);
+	} else if (offset == 0) {
 		memset(data, 0, size);
 	} else if (!write) {
 		for (unsigned int i = 0; i < size; i++)
-			bytes[i] = fwcfg_read_byte(f);
+			bytes[i] = fwcfg_read_byte(&dev->f);
 	}
-	pthread_mutex_unlock(&v->vm->dev_lock);
+	pthread_mutex_unlock(&dev->lock);
 }
 
-int fwcfg_dev_register(struct vm *vm)
+static void fwcfg_destroy(void *state)
 {
-	fwcfg_init(&vm->fwcfg, vm->cfg.nr_vcpus, vm->mem.size);
+	struct fwcfg_dev *dev = state;
+
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+static const struct bus_desc fwcfg_desc = {
+	.name = "fw_cfg", .kind = STATS_PIO_OTHER, .io = fwcfg_io, .destroy = fwcfg_destroy,
+};
+
+int fwcfg_dev_create(struct vm *vm, char *err, size_t errlen)
+{
+	struct fwcfg_dev *dev = malloc(sizeof(*dev));
+
+	if (!dev)
+		return errmsg(err, errlen, "out of memory for fw_cfg");
+	pthread_mutex_init(&dev->lock, NULL);
+	fwcfg_init(&dev->f, vm_nr_vcpus(vm), vm_mem(vm)->size);
 	/* One range: the selector is written with a 16-bit `out` that spans both ports. */
-	return bus_register(&vm->bus, BUS_PIO, FWCFG_PORT_SEL, 2, fwcfg_io, &vm->fwcfg, "fw_cfg");
+	if (dev_claim(vm, BUS_PIO, FWCFG_PORT_SEL, 2, &fwcfg_desc, dev, err, errlen)) {
+		fwcfg_destroy(dev);
+		return -1;
+	}
+	return 0;
 }

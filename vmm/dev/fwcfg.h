@@ -32,7 +32,4 @@ void fwcfg_select(struct fwcfg *f, uint16_t key);
 /* The next byte of the selected item. */
 uint8_t fwcfg_read_byte(struct fwcfg *f);
 
-struct vm;
-int fwcfg_dev_register(struct vm *vm);
-
 #endif

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "vmm/dev/devices.h"
 #include "vmm/dev/pmtimer.h"
-#include "vmm/vm.h"
+#include "vmm/errmsg.h"
+
+struct pmtimer {
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when the counter read 0 */
+};
 
 uint32_t pmtimer_ticks(uint64_t ns)
 {
@@ -22,21 +27,34 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void pmtimer_io(struct vcpu *v, uint64_t port, bool write, void *data,
-		       unsigned int size, void *opaque)
+static void pmtimer_io(struct vcpu *v, uint64_t offset, bool write, void *data,
+		       unsigned int size, void *state)
 {
+	const struct pmtimer *pm = state;
 	uint32_t val;
 
-	(void)port;
-	(void)opaque;
-	if (write)
-		return;
-	val = pmtimer_ticks(now_ns() - v->vm->pmtimer_start_ns);
+	(void)v;
+	(void)offset;
+	(void)write;	/* read-only: the bus drops writes */
+	val = pmtimer_ticks(now_ns() - pm->start_ns);
 	memcpy(data, &val, size);	/* size <= 4: the bus keeps it in range */
 }
 
-int pmtimer_dev_register(struct vm *vm)
+static const struct bus_desc pmtimer_desc = {
+	.name = "pmtimer", .kind = STATS_PIO_OTHER, .flags = BUS_F_READ_ONLY,
+	.io = pmtimer_io, .destroy = free,
+};
+
+int pmtimer_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	vm->pmtimer_start_ns = now_ns();
-	return bus_register(&vm->bus, BUS_PIO, PMTIMER_PORT, 4, pmtimer_io, NULL, "pmtimer");
+	struct pmtimer *pm = malloc(sizeof(*pm));
+
+	if (!pm)
+		return errmsg(err, errlen, "out of memory for the PM timer");
+	pm->start_ns = now_ns();
+	if (dev_claim(vm, BUS_PIO, PMTIMER_PORT, 4, &pmtimer_desc, pm, err, errlen)) {
+		free(pm);
+		return -1;
+	}
+	return 0;
 }

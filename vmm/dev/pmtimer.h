@@ -16,7 +16,4 @@
 /* The counter after `ns` nanoseconds. */
 uint32_t pmtimer_ticks(uint64_t ns);
 
-struct vm;
-int pmtimer_dev_register(struct vm *vm);
-
 #endif

@@ -2,40 +2,40 @@
 /* The results port: `outl` of a record's GPA; the VMM copies and checks it. */
 #include <string.h>
 
+#include "minivmm/abi.h"
 #include "vmm/dev/devices.h"
-#include "vmm/vcpu.h"
+#include "vmm/mem.h"
+#include "vmm/results.h"
+#include "vmm/vcpu_ops.h"
 
 static void reject(struct vcpu *v, uint64_t gpa, const char *why)
 {
-	struct vm *vm = v->vm;
+	struct vm *vm = vcpu_vm(v);
+	struct results *res = vm_results(vm);
 
-	pthread_mutex_lock(&vm->results.lock);
-	vm->results.rejected++;
-	pthread_mutex_unlock(&vm->results.lock);
-	ratelimit_say(&vm->guest_msgs, &vm->out_lock, GMSG_RECORD_REJECTED,
-		      "vCPU %u: result record at GPA 0x%llx rejected: %s",
-		      v->index, (unsigned long long)gpa, why);
+	pthread_mutex_lock(&res->lock);
+	res->rejected++;
+	pthread_mutex_unlock(&res->lock);
+	vm_say(vm, GMSG_RECORD_REJECTED, "vCPU %u: result record at GPA 0x%llx rejected: %s",
+	       vcpu_index(v), (unsigned long long)gpa, why);
 }
 
-static void results_io(struct vcpu *v, uint64_t port, bool write, void *data,
-		       unsigned int size, void *opaque)
+static void results_io(struct vcpu *v, uint64_t offset, bool write, void *data,
+		       unsigned int size, void *state)
 {
 	struct mvm_result rec;
 	uint32_t gpa = 0;
 	char why[128];
 
-	(void)port;
-	(void)opaque;
-	if (!write) {
-		memset(data, 0xff, size);
-		return;
-	}
+	(void)offset;
+	(void)write;	/* write-only: the bus answers reads */
+	(void)state;
 	if (size != 4) {
 		reject(v, 0, "the GPA must be written with a 32-bit out");
 		return;
 	}
 	memcpy(&gpa, data, 4);
-	if (mem_read(&v->vm->mem, gpa, &rec, sizeof(rec))) {
+	if (mem_read(vm_mem(vcpu_vm(v)), gpa, &rec, sizeof(rec))) {
 		reject(v, gpa, "record does not lie inside guest RAM");
 		return;
 	}
@@ -43,11 +43,15 @@ static void results_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		reject(v, gpa, why);
 		return;
 	}
-	if (results_add(&v->vm->results, &rec))
+	if (results_add(vm_results(vcpu_vm(v)), &rec))
 		reject(v, gpa, "too many records");
 }
 
-int results_dev_register(struct vm *vm)
+static const struct bus_desc results_desc = {
+	.name = "results", .kind = STATS_PIO_OTHER, .flags = BUS_F_WRITE_ONLY, .io = results_io,
+};
+
+int results_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	return bus_register(&vm->bus, BUS_PIO, MVM_PORT_RESULTS, 4, results_io, NULL, "results");
+	return dev_claim(vm, BUS_PIO, MVM_PORT_RESULTS, 4, &results_desc, NULL, err, errlen);
 }

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/* Which devices each guest kind gets: the one place to add a device. */
+#include "vmm/dev/devices.h"
+#include "vmm/errmsg.h"
+#include "vmm/vcpu_ops.h"
+
+/* guest.elf: the ports of include/minivmm/abi.h. */
+static const dev_create_fn payload_devices[] = {
+	console_dev_create,
+	exit_dev_create,
+	results_dev_create,
+	null_dev_create,
+	ctrl_dev_create,
+	NULL,
+};
+
+/* What kvm-unit-tests and other Multiboot kernels probe; see docs/abi.md. */
+static const dev_create_fn multiboot_devices[] = {
+	console_dev_create,
+	exit_dev_create,
+	fwcfg_dev_create,
+	pmtimer_dev_create,
+	pciconf_dev_create,
+	NULL,
+};
+
+static const dev_create_fn *const devices_of_kind[] = {
+	[IMAGE_ELF64] = payload_devices,
+	[IMAGE_MULTIBOOT] = multiboot_devices,
+};
+
+int devices_create(struct vm *vm, enum image_kind kind, char *err, size_t errlen)
+{
+	const dev_create_fn *dev = devices_of_kind[kind];
+
+	for (; *dev; dev++)
+		if ((*dev)(vm, err, errlen))
+			return -1;
+	return 0;
+}
+
+int dev_claim(struct vm *vm, enum bus_space space, uint64_t base, uint64_t len,
+	      const struct bus_desc *desc, void *state, char *err, size_t errlen)
+{
+	if (bus_register(vm_bus(vm), space, base, len, desc, state))
+		return errmsg(err, errlen, "device ranges overlap (a bug in minivmm)");
+	return 0;
+}
