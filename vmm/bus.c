@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "vmm/bus.h"
+#include "vmm/errmsg.h"
 
 void bus_init(struct bus *bus)
 {
@@ -53,6 +54,14 @@ int bus_register(struct bus *bus, enum bus_space space, uint64_t base, uint64_t 
 			return -1;
 	r = &bus->ranges[space][bus->nr[space]++];
 	*r = (struct bus_range){ .base = base, .len = len, .desc = *desc, .state = state };
+	return 0;
+}
+
+int bus_claim(struct bus *bus, enum bus_space space, uint64_t base, uint64_t len,
+	      const struct bus_desc *desc, void *state, char *err, size_t errlen)
+{
+	if (bus_register(bus, space, base, len, desc, state))
+		return errmsg(err, errlen, "device ranges overlap (a bug in minivmm)");
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vmm/stats.h"
@@ -83,6 +84,13 @@ void bus_destroy(struct bus *bus);
  */
 int bus_register(struct bus *bus, enum bus_space space, uint64_t base, uint64_t len,
 		 const struct bus_desc *desc, void *state);
+/*
+ * bus_register() for a device's create: on a refusal, -1 with `err` saying
+ * so (a bug in minivmm: the devices' ranges are fixed). The caller then
+ * still owns `state`.
+ */
+int bus_claim(struct bus *bus, enum bus_space space, uint64_t base, uint64_t len,
+	      const struct bus_desc *desc, void *state, char *err, size_t errlen);
 const struct bus_range *bus_find(const struct bus *bus, enum bus_space space,
 				 uint64_t addr, unsigned int size);
 /*

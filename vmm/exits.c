@@ -9,7 +9,10 @@
 #include "vmm/msr.h"
 #include "vmm/pio_out.h"
 #include "vmm/resetstate.h"
+#include "vmm/tsc.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
+#include "vmm/vm.h"
 
 /*
  * Where the accessing instruction is, for the report. IN and MMIO reads
@@ -194,6 +197,6 @@ bool exits_handle(struct vcpu *v, uint64_t t0)
 	default:
 		return handle_fatal(v, reason);
 	}
-	lat_record(&v->stats.kind[kind], vcpu_rdtsc() - t0);
+	lat_record(&v->stats.kind[kind], host_rdtsc() - t0);
 	return atomic_load(&v->vm->stopping);
 }

@@ -13,7 +13,11 @@
 #include "hv/hv.h"
 #include "vmm/hvhost.h"
 #include "vmm/pio_out.h"
+#include "vmm/tsc.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
+#include "vmm/vcpu_req.h"
+#include "vmm/vm.h"
 #include "vmm/x86.h"
 
 #define X86_UD_VECTOR		6
@@ -221,7 +225,7 @@ static void hcall_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 	struct kvm_sync_regs *s = &v->run->s.regs;
 	struct hv_hcall_in in = { s->regs.rcx, s->regs.rdx, s->regs.r8 };
 	struct hv_hcall_out out = { 0 };
-	uint64_t t0 = vcpu_rdtsc();
+	uint64_t t0 = host_rdtsc();
 
 	(void)offset;
 	(void)write;	/* write-only: the bus answers reads */
@@ -238,7 +242,7 @@ static void hcall_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		s->regs.rax = out.rax;
 		v->run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
 	}
-	record(v, &out, vcpu_rdtsc() - t0);
+	record(v, &out, host_rdtsc() - t0);
 }
 
 static const struct bus_desc hcall_desc = {

@@ -9,6 +9,8 @@
 #include "hv/hv.h"
 #include "vmm/msr.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
+#include "vmm/vm.h"
 
 /*
  * The whole Hyper-V range is denied to KVM, so every access exits here:

@@ -6,6 +6,7 @@
 #include "vmm/insn_out.h"
 #include "vmm/pio_out.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
 #include "vmm/x86.h"
 
 #define CODE_WINDOW	INSN_OUT_MAX_LEN	/* bytes read on each side of RIP */
@@ -66,8 +67,8 @@ enum pio_out_site pio_out_complete(struct vcpu *v, struct kvm_regs *at_exit,
 	if (!e.rip_moved) {
 		/* Outside 64-bit mode CS may have a base, and addresses wrap at 4 GiB. */
 		la = mode64 ? regs.rip : (sregs.cs.base + regs.rip) & 0xffffffffull;
-		e.nr_before = read_before(&v->vm->mem, &sregs, la, code, CODE_WINDOW);
-		e.nr_after = read_after(&v->vm->mem, &sregs, la, code + CODE_WINDOW, CODE_WINDOW);
+		e.nr_before = read_before(vm_mem(v->vm), &sregs, la, code, CODE_WINDOW);
+		e.nr_after = read_after(vm_mem(v->vm), &sregs, la, code + CODE_WINDOW, CODE_WINDOW);
 		e.code = code + CODE_WINDOW - e.nr_before;
 	}
 	return insn_out_locate(&e, insn_rip) ? PIO_OUT_UNKNOWN : PIO_OUT_FOUND;

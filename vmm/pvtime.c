@@ -5,7 +5,9 @@
 #include <sys/ioctl.h>
 
 #include "vmm/pvtime.h"
+#include "vmm/tsc.h"
 #include "vmm/vcpu.h"
+#include "vmm/vm.h"
 
 #define ST_PREEMPTED_OFF	offsetof(struct kvm_steal_time, preempted)
 
@@ -44,7 +46,7 @@ void pvtime_hold_begin(struct vcpu *v)
 	__atomic_fetch_or(p, KVM_VCPU_PREEMPTED, __ATOMIC_SEQ_CST);
 	v->pv.holding = true;
 	v->pv.episodes++;
-	v->pv.hold_start = vcpu_rdtsc();
+	v->pv.hold_start = host_rdtsc();
 }
 
 void pvtime_hold_end(struct vcpu *v)
@@ -54,7 +56,7 @@ void pvtime_hold_end(struct vcpu *v)
 	if (!v->pv.holding)
 		return;
 	v->pv.holding = false;
-	v->pv.held_cycles += vcpu_rdtsc() - v->pv.hold_start;
+	v->pv.held_cycles += host_rdtsc() - v->pv.hold_start;
 	/* Leave KVM_VCPU_FLUSH_TLB for KVM to act on at entry. */
 	if (p)
 		__atomic_fetch_and(p, (uint8_t)~KVM_VCPU_PREEMPTED, __ATOMIC_SEQ_CST);

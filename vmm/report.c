@@ -9,6 +9,7 @@
 
 #include "hv/hv.h"
 #include "vmm/report.h"
+#include "vmm/vcpu.h"
 #include "vmm/sandbox.h"
 #include "vmm/version.h"
 

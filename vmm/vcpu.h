@@ -1,57 +1,62 @@
 /* SPDX-License-Identifier: MIT */
-/* vCPU threads: the KVM_RUN loop, exit dispatch, kicks and requests. */
+/*
+ * struct vcpu, and the life cycle vm.c drives: create, start the thread
+ * (vcpu.c: the KVM_RUN loop and kicks), destroy. Handlers and devices never
+ * call into vcpu.c: what they may ask of a vCPU is in vmm/vcpu_ops.h and
+ * vmm/vcpu_req.h.
+ */
 #ifndef VMM_VCPU_H
 #define VMM_VCPU_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vmm/vcpu_ops.h"
-#include "vmm/vm.h"
+#include "vmm/pvtime.h"
+#include "vmm/stats.h"
+
+struct vm;
+struct flush_wait;
+struct kvm_run;
+
+/* Per-vCPU requests, handled by the vCPU's own thread before re-entry. */
+#define VCPU_REQ_STOP	(1u << 0)
+#define VCPU_REQ_FLUSH	(1u << 1)
+#define VCPU_REQ_DUMP	(1u << 2)
+#define VCPU_REQ_PAUSE	(1u << 3)
+
+struct vcpu {
+	struct vcpu_stats stats;	/* first: its hot end meets the fields below (stats.h) */
+	struct vm *vm;
+	unsigned int index;
+	int fd;
+	struct kvm_run *run;
+	/* Main thread only: pthread_create()'s ID, joinable until joined. */
+	pthread_t join_id;
+	bool joinable;
+	/*
+	 * Set by the vCPU thread itself, `self` first and then `kickable`
+	 * (release), before its first KVM_RUN; so whoever sees in_run set and
+	 * then reads `kickable` (acquire) may signal `self`. Cleared as the
+	 * thread ends.
+	 */
+	pthread_t self;
+	atomic_bool kickable;
+	atomic_uint requests;
+	atomic_bool in_run;		/* between the request check and KVM_RUN's return */
+	atomic_uint flush_seq;		/* flushes asked of this vCPU */
+	atomic_uint flush_done;		/* flushes it has done (a futex word) */
+	atomic_uint pause_us;		/* how long the next pause holds it out */
+	atomic_uint pause_ack;		/* bumped when a pause begins (a futex word) */
+	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
+	unsigned int flush_waits_cap;
+	struct pvtime pv;
+};
 
 int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, size_t errlen);
 int vcpu_start(struct vcpu *v, char *err, size_t errlen);
 void vcpu_destroy(struct vcpu *v);
-
-/* Post a request and, if the vCPU is inside KVM_RUN, kick it out. */
-void vcpu_request(struct vcpu *v, unsigned int req);
-/* Make the vCPU flush its guest TLB before it runs guest code again; wait if needed. */
-void vcpu_flush_tlb_begin(struct vcpu *v, unsigned int *ticket, bool *must_wait);
-void vcpu_flush_tlb_wait(struct vcpu *v, unsigned int ticket);
-/*
- * From v's own thread, before it blocks in a handler on another vCPU: do a
- * flush asked of v while it ran (its requester may be what we wait for).
- */
-void vcpu_flush_pending(struct vcpu *v);
-
-/* Hold v out of guest mode for `us` microseconds; returns once the hold began. */
-int vcpu_pause(struct vcpu *v, unsigned int us);
-/*
- * The hold itself, on v's own thread: sleeps `us` microseconds without
- * waking in between, and returns early once a stop is requested.
- */
-void vcpu_hold_out(struct vcpu *v, unsigned int us);
-
-/* Print a crash report for this vCPU (from its own thread) and stop the VM with 3. */
-void vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* One-line or full register dump to stderr. */
-void vcpu_dump(struct vcpu *v, bool full);
-
-/*
- * Finish the pending exit (an OUT's skip, an IN's or MMIO read's data) with
- * one KVM_RUN under immediate_exit: KVM returns before running guest code.
- * The KVM API promises consistent registers only after this. 0, or -1 with
- * errno.
- */
-int vcpu_complete_exit(struct vcpu *v);
-
-/* Inject an exception (vector, optional error code) before the next entry. */
-int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
-
-static inline uint64_t vcpu_rdtsc(void)
-{
-	return __builtin_ia32_rdtsc();
-}
 
 #endif

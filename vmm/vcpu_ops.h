@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a device or an exit handler may ask of the vCPU whose exit it
- * handles and of that vCPU's VM, through small functions: a device compiles
- * against this header and vmm/bus.h, never against struct vm or struct vcpu.
+ * What an exit handler or a device may do to the vCPU whose exit it
+ * handles (finish the exit, inject, flush, fail with a register dump), and
+ * ask of that vCPU's VM, through small functions: a device compiles against
+ * this header and vmm/bus.h, never against struct vm or struct vcpu. Calls
+ * down only (vmm/vcpu_req.h, pvtime, KVM), never into vcpu.c or exits.c.
  */
 #ifndef VMM_VCPU_OPS_H
 #define VMM_VCPU_OPS_H
@@ -35,7 +37,34 @@ pthread_mutex_t *vm_out_lock(struct vm *vm);
 /* A message the guest provoked: rate-limited per kind (vmm/ratelimit.h). */
 void vm_say(struct vm *vm, enum guest_msg kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Ask every vCPU to stop; the first status given wins. Safe from any thread. */
-void vm_request_stop(struct vm *vm, int status);
+/* vm_request_stop(vm, status): vmm/vcpu_req.h. */
+
+/*
+ * Finish the pending exit (an OUT's skip, an IN's or MMIO read's data) with
+ * one KVM_RUN under immediate_exit: KVM returns before running guest code.
+ * The KVM API promises consistent registers only after this. 0, or -1 with
+ * errno.
+ */
+int vcpu_complete_exit(struct vcpu *v);
+/* Inject exception `vector`, without an error code, before the next entry. 0, or -1 with errno. */
+int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
+/*
+ * From v's own thread: do a TLB flush asked of v and not yet done (the run
+ * loop does it before each entry; a handler about to block on another vCPU
+ * does it first, since its requester may be what it waits for).
+ */
+void vcpu_flush_pending(struct vcpu *v);
+/*
+ * From `caller`'s thread: hold vCPU `target` out of guest mode for `us`
+ * microseconds, returning once the hold began. -1 (nothing done) if the
+ * target is the caller, does not exist, or is itself waiting to hold
+ * another: two vCPUs pausing each other would wait for ever.
+ */
+int vcpu_pause_sibling(struct vcpu *caller, unsigned int target, unsigned int us);
+
+/* Print a crash report for this vCPU (from its own thread) and stop the VM with 3. */
+void vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One-line or full register dump to stderr. */
+void vcpu_dump(struct vcpu *v, bool full);
 
 #endif

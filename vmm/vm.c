@@ -21,13 +21,13 @@
 #include "vmm/msr.h"
 #include "vmm/multiboot.h"
 #include "vmm/sandbox.h"
+#include "vmm/tsc.h"
 #include "vmm/vcpu.h"
-#include "vmm/vcpu_ops.h"
+#include "vmm/vcpu_req.h"
 #include "vmm/vm.h"
 #include "vmm/x86.h"
 
 #define VMX_TSS_GPA	0xfffbd000ULL	/* three pages KVM/VMX needs, above RAM */
-#define WAKE_SIGNAL	SIGUSR2
 #define STOP_GRACE_S	2
 
 /* An ioctl that failed: its name and errno. */
@@ -257,18 +257,6 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	return 0;
 }
 
-void vm_request_stop(struct vm *vm, int status)
-{
-	bool expected = false;
-
-	if (!atomic_compare_exchange_strong(&vm->stopping, &expected, true))
-		return;
-	atomic_store(&vm->exit_status, status);
-	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
-		vcpu_request(&vm->vcpus[i], VCPU_REQ_STOP);
-	pthread_kill(vm->main_thread, WAKE_SIGNAL);
-}
-
 static void block_signals(sigset_t *waitset)
 {
 	sigset_t all;
@@ -276,7 +264,7 @@ static void block_signals(sigset_t *waitset)
 	sigemptyset(waitset);
 	sigaddset(waitset, SIGINT);
 	sigaddset(waitset, SIGTERM);
-	sigaddset(waitset, WAKE_SIGNAL);
+	sigaddset(waitset, VM_WAKE_SIGNAL);
 	/* vCPU threads inherit this: only KVM_RUN lets the kick through. */
 	sigfillset(&all);
 	sigdelset(&all, SIGSEGV);
@@ -343,14 +331,14 @@ static bool join_vcpus(struct vm *vm)
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 
-		if (!v->started)
+		if (!v->joinable)
 			continue;
-		if (pthread_timedjoin_np(v->thread, NULL, &limit)) {
+		if (pthread_timedjoin_np(v->join_id, NULL, &limit)) {
 			say(vm, "minivmm: %s %u did not stop within the grace period\n", "vCPU", i);
 			all = false;
 			continue;
 		}
-		v->started = false;
+		v->joinable = false;
 		bus_vcpu_stopped(&vm->bus, i);
 	}
 	return all;
@@ -368,7 +356,7 @@ int vm_run(struct vm *vm)
 		fprintf(stderr, "minivmm: %s\n", err);
 		return 2;
 	}
-	vm->stats.start_tsc = vcpu_rdtsc();
+	vm->stats.start_tsc = host_rdtsc();
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i], err, sizeof(err))) {
 			fprintf(stderr, "minivmm: %s\n", err);

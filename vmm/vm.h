@@ -14,7 +14,6 @@
 #include "vmm/loader.h"
 #include "vmm/mem.h"
 #include "vmm/options.h"
-#include "vmm/pvtime.h"
 #include "vmm/ratelimit.h"
 #include "vmm/results.h"
 #include "vmm/sandbox.h"
@@ -22,34 +21,8 @@
 #include "vmm/xmm_calib.h"
 
 struct hv;
-struct flush_wait;
-struct kvm_run;
 struct kvm_cpuid2;
-
-/* Per-vCPU requests, handled by the vCPU's own thread before re-entry. */
-#define VCPU_REQ_STOP	(1u << 0)
-#define VCPU_REQ_FLUSH	(1u << 1)
-#define VCPU_REQ_DUMP	(1u << 2)
-#define VCPU_REQ_PAUSE	(1u << 3)
-
-struct vcpu {
-	struct vcpu_stats stats;	/* first: its hot end meets the fields below (stats.h) */
-	struct vm *vm;
-	unsigned int index;
-	int fd;
-	struct kvm_run *run;
-	pthread_t thread;
-	bool started;
-	atomic_uint requests;
-	atomic_bool in_run;		/* between the request check and KVM_RUN's return */
-	atomic_uint flush_seq;		/* flushes asked of this vCPU */
-	atomic_uint flush_done;		/* flushes it has done (a futex word) */
-	atomic_uint pause_us;		/* how long the next pause holds it out */
-	atomic_uint pause_ack;		/* bumped when a pause begins (a futex word) */
-	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
-	unsigned int flush_waits_cap;
-	struct pvtime pv;
-};
+struct vcpu;
 
 struct vm {
 	struct vm_config cfg;
@@ -84,6 +57,6 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 int vm_run(struct vm *vm);
 void vm_destroy(struct vm *vm);
 
-/* vm_request_stop(): vmm/vcpu_ops.h */
+/* vm_request_stop(): vmm/vcpu_req.h */
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "hv/hv.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
 #include "vmm/vm.h"
 #include "vmm/x86.h"
 #include "vmm/xmm_calib.h"

@@ -19,6 +19,7 @@
 
 #include "hv/hv.h"
 #include "vmm/hvhost.h"
+#include "vmm/vcpu.h"
 #include "vmm/vm.h"
 #include "tests/bench/timing.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What a flush costs a caller depends on two vcpu.c rules: a target outside
+ * What a flush costs a caller depends on two vcpu_req.c rules: a target outside
  * KVM_RUN (held, preempted) is neither kicked nor waited for, and a held
  * vCPU sleeps out its hold (ending early only for a stop). No KVM needed:
  * the vCPUs here are never started, so no signal is sent.
@@ -15,6 +15,8 @@
 #include "tests/unit/suites.h"
 #include "vmm/hvhost.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_req.h"
+#include "vmm/vm.h"
 
 struct fixture {
 	struct vm *vm;

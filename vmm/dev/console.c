@@ -121,7 +121,8 @@ int console_dev_create(struct vm *vm, char *err, size_t errlen)
 	uart_reset(&con->uart);
 	con->out_lock = vm_out_lock(vm);
 	con->nr_lines = n;
-	if (dev_claim(vm, BUS_PIO, MVM_PORT_COM1, UART_NR_REGS, &console_desc, con, err, errlen)) {
+	if (bus_claim(vm_bus(vm), BUS_PIO, MVM_PORT_COM1, UART_NR_REGS, &console_desc, con,
+		      err, errlen)) {
 		console_destroy(con);
 		return -1;
 	}

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Which devices each guest kind gets: the one place to add a device. */
 #include "vmm/dev/devices.h"
-#include "vmm/errmsg.h"
-#include "vmm/vcpu_ops.h"
 
 /* guest.elf: the ports of include/minivmm/abi.h. */
 static const dev_create_fn payload_devices[] = {
@@ -36,13 +34,5 @@ int devices_create(struct vm *vm, enum image_kind kind, char *err, size_t errlen
 	for (; *dev; dev++)
 		if ((*dev)(vm, err, errlen))
 			return -1;
-	return 0;
-}
-
-int dev_claim(struct vm *vm, enum bus_space space, uint64_t base, uint64_t len,
-	      const struct bus_desc *desc, void *state, char *err, size_t errlen)
-{
-	if (bus_register(vm_bus(vm), space, base, len, desc, state))
-		return errmsg(err, errlen, "device ranges overlap (a bug in minivmm)");
 	return 0;
 }

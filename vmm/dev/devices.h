@@ -2,16 +2,16 @@
 /*
  * The devices of each guest kind, in one table (vmm/dev/devices.c). A device
  * is one file: a `create` that allocates its own state (and lock, if
- * several vCPUs may touch it) and registers its ranges on vm_bus() with a
- * struct bus_desc; the bus frees the state at vm_destroy() through the
- * descriptor's destroy hook. Adding a device is that file and one row in
+ * several vCPUs may touch it) and claims its ranges on vm_bus(vm) with a
+ * struct bus_desc (bus_claim()); the bus frees the state at vm_destroy()
+ * through the descriptor's destroy hook. A device reaches the VM through
+ * vmm/vcpu_ops.h and vmm/vcpu_req.h only. Adding a device is that file and one row in
  * the table, never an edit of exits.c or vm.h.
  */
 #ifndef VMM_DEV_DEVICES_H
 #define VMM_DEV_DEVICES_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "vmm/bus.h"
 #include "vmm/loader.h"
@@ -23,13 +23,6 @@ typedef int (*dev_create_fn)(struct vm *vm, char *err, size_t errlen);
 
 /* Every device of the guest kind, in table order; 0, or -1 with `err` filled. */
 int devices_create(struct vm *vm, enum image_kind kind, char *err, size_t errlen);
-
-/*
- * bus_register() on the VM's bus, with the error every device gives for a
- * refused range. On failure the caller still owns `state`.
- */
-int dev_claim(struct vm *vm, enum bus_space space, uint64_t base, uint64_t len,
-	      const struct bus_desc *desc, void *state, char *err, size_t errlen);
 
 int console_dev_create(struct vm *vm, char *err, size_t errlen);
 int exit_dev_create(struct vm *vm, char *err, size_t errlen);

@@ -5,6 +5,7 @@
 #include "minivmm/abi.h"
 #include "vmm/dev/devices.h"
 #include "vmm/vcpu_ops.h"
+#include "vmm/vcpu_req.h"
 
 static void exit_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		    unsigned int size, void *state)
@@ -31,5 +32,5 @@ static const struct bus_desc exit_desc = {
 
 int exit_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	return dev_claim(vm, BUS_PIO, MVM_PORT_EXIT, 4, &exit_desc, NULL, err, errlen);
+	return bus_claim(vm_bus(vm), BUS_PIO, MVM_PORT_EXIT, 4, &exit_desc, NULL, err, errlen);
 }

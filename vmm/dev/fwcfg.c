@@ -103,7 +103,7 @@ int fwcfg_dev_create(struct vm *vm, char *err, size_t errlen)
 	pthread_mutex_init(&dev->lock, NULL);
 	fwcfg_init(&dev->f, vm_nr_vcpus(vm), vm_mem(vm)->size);
 	/* One range: the selector is written with a 16-bit `out` that spans both ports. */
-	if (dev_claim(vm, BUS_PIO, FWCFG_PORT_SEL, 2, &fwcfg_desc, dev, err, errlen)) {
+	if (bus_claim(vm_bus(vm), BUS_PIO, FWCFG_PORT_SEL, 2, &fwcfg_desc, dev, err, errlen)) {
 		fwcfg_destroy(dev);
 		return -1;
 	}

@@ -7,6 +7,7 @@
 
 #include "minivmm/abi.h"
 #include "vmm/dev/devices.h"
+#include "vmm/vcpu_ops.h"
 
 static void null_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		    unsigned int size, void *state)
@@ -28,7 +29,8 @@ static const struct bus_desc null_mmio = {
 
 int null_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	if (dev_claim(vm, BUS_PIO, MVM_PORT_NULL, 1, &null_pio, NULL, err, errlen))
+	if (bus_claim(vm_bus(vm), BUS_PIO, MVM_PORT_NULL, 1, &null_pio, NULL, err, errlen))
 		return -1;
-	return dev_claim(vm, BUS_MMIO, MVM_MMIO_NULL, MVM_PAGE_SIZE, &null_mmio, NULL, err, errlen);
+	return bus_claim(vm_bus(vm), BUS_MMIO, MVM_MMIO_NULL, MVM_PAGE_SIZE, &null_mmio, NULL,
+			 err, errlen);
 }

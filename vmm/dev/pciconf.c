@@ -6,6 +6,7 @@
  * unclaimed accesses. No handler: the bus answers every access itself.
  */
 #include "vmm/dev/devices.h"
+#include "vmm/vcpu_ops.h"
 
 #define PCI_CONF_BASE	0xcf8
 #define PCI_CONF_LEN	8
@@ -16,5 +17,6 @@ static const struct bus_desc pciconf_desc = {
 
 int pciconf_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	return dev_claim(vm, BUS_PIO, PCI_CONF_BASE, PCI_CONF_LEN, &pciconf_desc, NULL, err, errlen);
+	return bus_claim(vm_bus(vm), BUS_PIO, PCI_CONF_BASE, PCI_CONF_LEN, &pciconf_desc, NULL,
+			 err, errlen);
 }

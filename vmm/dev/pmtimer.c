@@ -6,6 +6,7 @@
 #include "vmm/dev/devices.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/errmsg.h"
+#include "vmm/vcpu_ops.h"
 
 struct pmtimer {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the counter read 0 */
@@ -52,7 +53,7 @@ int pmtimer_dev_create(struct vm *vm, char *err, size_t errlen)
 	if (!pm)
 		return errmsg(err, errlen, "out of memory for the PM timer");
 	pm->start_ns = now_ns();
-	if (dev_claim(vm, BUS_PIO, PMTIMER_PORT, 4, &pmtimer_desc, pm, err, errlen)) {
+	if (bus_claim(vm_bus(vm), BUS_PIO, PMTIMER_PORT, 4, &pmtimer_desc, pm, err, errlen)) {
 		free(pm);
 		return -1;
 	}

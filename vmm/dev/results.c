@@ -53,5 +53,6 @@ static const struct bus_desc results_desc = {
 
 int results_dev_create(struct vm *vm, char *err, size_t errlen)
 {
-	return dev_claim(vm, BUS_PIO, MVM_PORT_RESULTS, 4, &results_desc, NULL, err, errlen);
+	return bus_claim(vm_bus(vm), BUS_PIO, MVM_PORT_RESULTS, 4, &results_desc, NULL,
+			 err, errlen);
 }
