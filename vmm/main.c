@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmm/exitstatus.h"
 #include "vmm/options.h"
 #include "vmm/payload.h"
 #include "vmm/report.h"
@@ -21,17 +22,17 @@ int main(int argc, char **argv)
 
 	switch (options_parse(argc, argv, &cfg, err, sizeof(err))) {
 	case OPTIONS_EXIT:
-		return 0;
+		return EXITSTATUS_OK;
 	case OPTIONS_ERROR:
 		fprintf(stderr, "minivmm: %s\n", err);
-		return 2;
+		return EXITSTATUS_HOST_ERROR;
 	case OPTIONS_OK:
 		break;
 	}
 	if (!cfg.elf_path) {	/* no KERNEL: the default payload (vmm/payload.c) */
 		if (payload_default(payload, sizeof(payload), err, sizeof(err))) {
 			fprintf(stderr, "minivmm: %s\n", err);
-			return 2;
+			return EXITSTATUS_HOST_ERROR;
 		}
 		cfg.elf_path = payload;
 		printf("minivmm: no KERNEL given: booting %s\n", payload);
@@ -39,14 +40,14 @@ int main(int argc, char **argv)
 	if (vm_create(&vm, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "minivmm: %s\n", err);
 		vm_destroy(&vm);
-		return 2;
+		return EXITSTATUS_HOST_ERROR;
 	}
 	/* Opened now: the sandbox lets the main thread write files, not open them. */
 	if (cfg.json_path &&
 	    (vm.json_fd = open(cfg.json_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
 		fprintf(stderr, "minivmm: cannot write %s: %s\n", cfg.json_path, strerror(errno));
 		vm_destroy(&vm);
-		return 2;
+		return EXITSTATUS_HOST_ERROR;
 	}
 	report_prepare();
 	report_banner(&vm, stdout);
@@ -56,11 +57,11 @@ int main(int argc, char **argv)
 	if (cfg.stats)
 		report_stats(&vm, stdout);
 	if (vm.json_fd >= 0 && report_json(&vm, cfg.json_path, status) && !status)
-		status = 2;
+		status = EXITSTATUS_HOST_ERROR;
 	if (vm.results.rejected && !status) {
-		fprintf(stderr, "minivmm: %llu result record(s) were rejected; exiting 1\n",
-			(unsigned long long)vm.results.rejected);
-		status = 1;
+		fprintf(stderr, "minivmm: %llu result record(s) were rejected; exiting %d\n",
+			(unsigned long long)vm.results.rejected, EXITSTATUS_GUEST_FAILED);
+		status = EXITSTATUS_GUEST_FAILED;
 	}
 	fflush(stdout);
 	vm_destroy(&vm);

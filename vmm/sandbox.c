@@ -93,6 +93,7 @@ size_t sandbox_format_denial(char *buf, size_t len, long nr, unsigned int arch, 
 		put_num(buf, len, &at, arch, 16);
 	}
 	put_str(buf, len, &at, main_thread ? ") in the main thread" : ") in a vCPU thread");
+	_Static_assert(SANDBOX_EXIT_STATUS == 159, "the message names the status");
 	put_str(buf, len, &at, "; exiting 159 (--no-sandbox turns the filters off)\n");
 	return at;
 }

@@ -10,11 +10,14 @@
 
 #include <linux/filter.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-/* 128 + SIGSYS, what a shell shows for a process the kernel killed with SIGSYS. */
-#define SANDBOX_EXIT_STATUS	159
+#include "vmm/exitstatus.h"
+
+/* 128 + SIGSYS = 159, what a shell shows for a process the kernel killed with SIGSYS. */
+#define SANDBOX_EXIT_STATUS	EXITSTATUS_SIGNAL(SIGSYS)
 
 struct vm;
 struct vcpu;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "vmm/exits.h"
+#include "vmm/exitstatus.h"
 #include "vmm/multiboot.h"
 #include "vmm/sandbox.h"
 #include "vmm/tsc.h"
@@ -192,7 +193,7 @@ static void *vcpu_thread(void *arg)
 		pthread_mutex_lock(&v->vm->out_lock);
 		fprintf(stderr, "minivmm: vCPU %u: %s\n", v->index, err);
 		pthread_mutex_unlock(&v->vm->out_lock);
-		vm_request_stop(v->vm, 2);
+		vm_request_stop(v->vm, EXITSTATUS_HOST_ERROR);
 		return NULL;
 	}
 	run_loop(v);

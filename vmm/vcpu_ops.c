@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "vmm/exitstatus.h"
 #include "vmm/vcpu.h"
 #include "vmm/vcpu_ops.h"
 #include "vmm/vcpu_req.h"
@@ -201,5 +202,5 @@ void vcpu_fail(struct vcpu *v, const char *fmt, ...)
 	fputc('\n', stderr);
 	pthread_mutex_unlock(&v->vm->out_lock);
 	vcpu_dump(v, true);
-	vm_request_stop(v->vm, 3);
+	vm_request_stop(v->vm, EXITSTATUS_GUEST_CRASH);
 }

@@ -16,6 +16,7 @@
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
+#include "vmm/exitstatus.h"
 #include "vmm/hvhost.h"
 #include "vmm/loader.h"
 #include "vmm/msr.h"
@@ -308,14 +309,14 @@ static void wait_for_stop(struct vm *vm, const sigset_t *waitset)
 			    "timeout", vm->cfg.timeout_s);
 			for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 				vcpu_request(&vm->vcpus[i], VCPU_REQ_DUMP);
-			vm_request_stop(vm, 3);
+			vm_request_stop(vm, EXITSTATUS_GUEST_CRASH);
 			break;
 		}
 		sig = watchdog ? sigtimedwait(waitset, NULL, &left) : sigwaitinfo(waitset, NULL);
 		if (sig == SIGINT || sig == SIGTERM) {
 			say(vm, "minivmm: %s (signal %u): stopping all vCPUs\n",
 			    sig == SIGINT ? "interrupted" : "terminated", (unsigned int)sig);
-			vm_request_stop(vm, 128 + sig);
+			vm_request_stop(vm, EXITSTATUS_SIGNAL(sig));
 		}
 	}
 }
@@ -354,20 +355,20 @@ int vm_run(struct vm *vm)
 	if (vm->cfg.sandbox && (sandbox_prepare(err, sizeof(err)) ||
 				sandbox_prepare_vcpus(vm, err, sizeof(err)))) {
 		fprintf(stderr, "minivmm: %s\n", err);
-		return 2;
+		return EXITSTATUS_HOST_ERROR;
 	}
 	vm->stats.start_tsc = host_rdtsc();
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++) {
 		if (vcpu_start(&vm->vcpus[i], err, sizeof(err))) {
 			fprintf(stderr, "minivmm: %s\n", err);
-			vm_request_stop(vm, 2);
+			vm_request_stop(vm, EXITSTATUS_HOST_ERROR);
 			break;
 		}
 	}
 	/* Every thread exists and every file is open: from here on, only waiting and reporting. */
 	if (sandbox_main(vm, err, sizeof(err))) {
-		say(vm, "minivmm: %s; stopping (exit %u)\n", err, 2);
-		vm_request_stop(vm, 2);
+		say(vm, "minivmm: %s; stopping (exit %u)\n", err, EXITSTATUS_HOST_ERROR);
+		vm_request_stop(vm, EXITSTATUS_HOST_ERROR);
 	}
 	wait_for_stop(vm, &waitset);
 	vm->stuck = !join_vcpus(vm);

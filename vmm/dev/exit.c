@@ -4,6 +4,7 @@
 
 #include "minivmm/abi.h"
 #include "vmm/dev/devices.h"
+#include "vmm/exitstatus.h"
 #include "vmm/vcpu_ops.h"
 #include "vmm/vcpu_req.h"
 
@@ -19,9 +20,9 @@ static void exit_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 	if (status > 255) {
 		/* An exit code holds 8 bits: say so rather than wrap 256 to 0. */
 		vm_say(vcpu_vm(v), GMSG_EXIT_STATUS,
-		       "vCPU %u: guest exit status %u does not fit an exit code; exiting 1",
-		       vcpu_index(v), status);
-		status = 1;
+		       "vCPU %u: guest exit status %u does not fit an exit code; exiting %d",
+		       vcpu_index(v), status, EXITSTATUS_GUEST_FAILED);
+		status = EXITSTATUS_GUEST_FAILED;
 	}
 	vm_request_stop(vcpu_vm(v), (int)status);
 }
