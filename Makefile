@@ -198,10 +198,10 @@ $(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_hv.c $(wildcard hv/*.c)
 
-$(B)/fuzz_loader: tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.c vmm/errmsg.c
+LOADER_SRCS  := vmm/loader.c vmm/elf64.c vmm/multiboot.c vmm/elfimg.c vmm/mem.c vmm/errmsg.c
+$(B)/fuzz_loader: tests/fuzz/fuzz_loader.c $(LOADER_SRCS)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.c \
-		vmm/errmsg.c -lelf
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c $(LOADER_SRCS) -lelf
 
 fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 fuzz fuzz-long:

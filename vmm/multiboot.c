@@ -9,6 +9,7 @@
 #include <libelf.h>
 #include <string.h>
 
+#include "vmm/elfimg.h"
 #include "vmm/errmsg.h"
 #include "vmm/multiboot.h"
 
@@ -46,6 +47,14 @@ long multiboot_find_header(const void *image, size_t len, char *err, size_t errl
 		      MB_HEADER_MAGIC, MB_SEARCH_LEN);
 }
 
+bool multiboot_probe(const void *image, size_t len)
+{
+	const uint8_t *b = image;
+
+	/* The ELF class alone: the header search and its errors are the load's. */
+	return len > EI_CLASS && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32;
+}
+
 static const struct elf_expect elf32_i386 = {
 	.name = "ELF32", .machine = EM_386, .phentsize = sizeof(Elf32_Phdr),
 	.endian_why = "a Multiboot kernel is little-endian",
@@ -59,8 +68,6 @@ int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 	Elf *elf;
 	int ret = -1;
 
-	memset(info, 0, sizeof(*info));
-	info->kind = IMAGE_MULTIBOOT;
 	if (len < sizeof(Elf32_Ehdr))
 		return errmsg(err, errlen, "truncated: %zu bytes, the ELF32 header needs %zu",
 			      len, sizeof(Elf32_Ehdr));
@@ -71,10 +78,14 @@ int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 	elf = elf_memory((char *)image, len);
 	if (!elf)
 		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
-	if (!loader_check_ehdr(elf, len, &elf32_i386, &eh, err, errlen))
-		ret = loader_load_segments(elf, &eh, image, len, mem, info, err, errlen);
+	if (!elfimg_check_ehdr(elf, len, &elf32_i386, &eh, err, errlen))
+		ret = elfimg_load_segments(elf, &eh, image, len, mem, info, err, errlen);
 	elf_end(elf);
-	info->kind = IMAGE_MULTIBOOT;
+	/* The boot vCPU only, EAX = boot magic, EBX = the information block. */
+	info->entry = (struct image_entry){
+		.mode = IMAGE_ENTRY_FLAT32, .what = "32-bit Multiboot state", .rip = info->entry.rip,
+		.rax = MB_BOOT_MAGIC, .rbx = MB_INFO_GPA,
+	};
 	return ret;
 }
 

@@ -7,10 +7,11 @@
 #ifndef VMM_MULTIBOOT_H
 #define VMM_MULTIBOOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vmm/loader.h"
+#include "vmm/image.h"
 #include "vmm/mem.h"
 
 #define MB_HEADER_MAGIC		0x1badb002u
@@ -79,6 +80,8 @@ struct mb_mmap_entry {
  * reason (none, bad checksum, a requirement minivmm cannot meet).
  */
 long multiboot_find_header(const void *image, size_t len, char *err, size_t errlen);
+/* An ELF32 file: a Multiboot kernel, or nothing minivmm boots (the load says which). */
+bool multiboot_probe(const void *image, size_t len);
 /* Check an ELF32 Multiboot kernel and load its segments (at or above 1 MiB). */
 int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 			 struct load_info *info, char *err, size_t errlen);

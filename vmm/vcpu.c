@@ -17,7 +17,6 @@
 
 #include "vmm/exits.h"
 #include "vmm/exitstatus.h"
-#include "vmm/multiboot.h"
 #include "vmm/sandbox.h"
 #include "vmm/tsc.h"
 #include "vmm/vcpu.h"
@@ -64,13 +63,10 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 		snprintf(err, errlen, "vCPU %u: KVM_SET_CPUID2: %s", index, strerror(errno));
 		return -1;
 	}
-	if (vm->kind == IMAGE_MULTIBOOT) {
-		if (index == 0 && x86_init_vcpu_multiboot(v->fd, vm->entry, MB_BOOT_MAGIC,
-							  MB_INFO_GPA, err, errlen))
-			return -1;
-	} else if (x86_init_vcpu(v->fd, vm->entry, index, err, errlen)) {
+	/* The others wait in their reset state for the kernel's INIT/SIPI. */
+	if ((index == 0 || vm->entry.all_vcpus) &&
+	    x86_init_vcpu(v->fd, &vm->entry, index, err, errlen))
 		return -1;
-	}
 	/* Registers travel with every exit: no ioctl to read RCX/RDX/R8/RIP. */
 	v->run->kvm_valid_regs = vm->sync_regs;
 	return 0;

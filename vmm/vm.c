@@ -182,17 +182,17 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 	void *buf = loader_read_file(path, &len, err, errlen);
 	uint64_t mem_size = vm->cfg.mem_given ? vm->cfg.mem_size :
 			    options_default_mem(vm->cfg.nr_vcpus);
+	const struct image_format *fmt;
 	int ret = -1;
 
 	if (!buf)
 		return -1;
-	vm->kind = loader_image_kind(buf, len);
-	if (vm->kind == IMAGE_MULTIBOOT) {
-		if (!vm->cfg.mem_given)
-			mem_size = VMM_MULTIBOOT_DEFAULT_MEM;
-		if (!vm->cfg.hyperv_given)
-			vm->cfg.hyperv = false;
-	}
+	fmt = loader_format(buf, len);
+	vm->kind = fmt->kind;
+	if (fmt->default_mem && !vm->cfg.mem_given)
+		mem_size = fmt->default_mem;
+	if (fmt->hyperv_opt_in && !vm->cfg.hyperv_given)
+		vm->cfg.hyperv = false;
 	if (mem_init(&vm->mem, mem_size, err, errlen))
 		goto out;
 	if (loader_load_image(buf, len, &vm->mem, info, why, sizeof(why))) {
@@ -243,7 +243,7 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 		return -1;
 	if (setup_kvm_vm(vm, err, errlen))
 		return -1;
-	if (vm->kind == IMAGE_ELF64 && x86_setup_memory(&vm->mem)) {
+	if (vm->entry.mode == IMAGE_ENTRY_LONG64 && x86_setup_memory(&vm->mem)) {
 		snprintf(err, errlen, "guest RAM too small for the boot tables");
 		return -1;
 	}

@@ -11,7 +11,7 @@
 #include "minivmm/abi.h"
 #include "vmm/bus.h"
 #include "vmm/kvm.h"
-#include "vmm/loader.h"
+#include "vmm/image.h"
 #include "vmm/mem.h"
 #include "vmm/options.h"
 #include "vmm/ratelimit.h"
@@ -33,7 +33,7 @@ struct vm {
 	bool x2apic_msi;		/* KVM_CAP_X2APIC_API on: 32-bit MSI destinations */
 	bool stuck;			/* a vCPU thread never came back from KVM */
 	struct guest_mem mem;
-	uint64_t entry;
+	struct image_entry entry;	/* how the vCPUs start (the loader's format says) */
 	enum image_kind kind;		/* ELF64 payload or Multiboot kernel */
 	uint64_t tsc_khz;
 	struct kvm_cpuid2 *cpuid;	/* template; per-vCPU APIC IDs patched in */

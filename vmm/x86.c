@@ -137,30 +137,13 @@ static int load_state(int vcpu_fd, unsigned int index, void (*fill)(struct kvm_s
 	return 0;
 }
 
-int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, size_t errlen)
-{
-	struct kvm_regs regs = {
-		.rip = entry, .rdi = index, .rsi = MVM_BOOTINFO_GPA, .rflags = 0x2,
-	};
-	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
-
-	if (load_state(vcpu_fd, index, boot_sregs, &regs, "64-bit boot state", err, errlen))
-		return -1;
-	/* With an in-kernel LAPIC, APs would otherwise wait for INIT/SIPI. */
-	if (ioctl(vcpu_fd, KVM_SET_MP_STATE, &mp)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_MP_STATE: %s", index, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /*
- * Multiboot's machine state: 32-bit protected mode, paging off, flat 4 GiB
- * code and data segments, EAX = boot magic, EBX = the information block.
- * The kernel loads its own GDT before touching a selector, so the GDTR,
- * like the selectors' values, is left undefined (zero) as the spec allows.
+ * Multiboot's machine state (and any 32-bit flat entry's): 32-bit protected
+ * mode, paging off, flat 4 GiB code and data segments. The kernel loads its
+ * own GDT before touching a selector, so the GDTR, like the selectors'
+ * values, is left undefined (zero) as the Multiboot spec allows.
  */
-static void multiboot_sregs(struct kvm_sregs *sr)
+static void flat32_sregs(struct kvm_sregs *sr)
 {
 	set_seg(&sr->cs, MVM_BOOT_CS, 11, false);
 	set_seg(&sr->ds, MVM_BOOT_DS, 3, false);
@@ -180,14 +163,27 @@ static void multiboot_sregs(struct kvm_sregs *sr)
 	sr->efer = 0;
 }
 
-int x86_init_vcpu_multiboot(int vcpu_fd, uint64_t entry, uint32_t eax, uint32_t ebx,
-			    char *err, size_t errlen)
+int x86_init_vcpu(int vcpu_fd, const struct image_entry *e, unsigned int index,
+		  char *err, size_t errlen)
 {
-	/* IF and VM clear, as the spec requires. */
-	struct kvm_regs regs = { .rip = entry, .rax = eax, .rbx = ebx, .rflags = 0x2 };
+	/* IF and VM clear, as Multiboot requires and a 64-bit payload expects. */
+	struct kvm_regs regs = {
+		.rip = e->rip, .rax = e->rax, .rbx = e->rbx, .rsi = e->rsi,
+		.rdi = e->all_vcpus ? index : 0, .rflags = 0x2,
+	};
+	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
 
-	return load_state(vcpu_fd, 0, multiboot_sregs, &regs, "32-bit Multiboot state", err,
-			  errlen);
+	if (load_state(vcpu_fd, index, e->mode == IMAGE_ENTRY_LONG64 ? boot_sregs : flat32_sregs,
+		       &regs, e->what, err, errlen))
+		return -1;
+	if (!e->all_vcpus)
+		return 0;
+	/* With an in-kernel LAPIC, APs would otherwise wait for INIT/SIPI. */
+	if (ioctl(vcpu_fd, KVM_SET_MP_STATE, &mp)) {
+		snprintf(err, errlen, "vCPU %u: KVM_SET_MP_STATE: %s", index, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Paravirt features that need no in-kernel hypercall (those hang on some hosts). */

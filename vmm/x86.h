@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vmm/image.h"
 #include "vmm/mem.h"
 
 struct kvm_cpuid2;
@@ -24,15 +25,15 @@ struct hv;
 
 /* Write the boot GDT, TSS and identity page tables into the reserved area. */
 int x86_setup_memory(struct guest_mem *mem);
-/* Registers and segments for entry at `entry` with RDI = index. */
-int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, size_t errlen);
 /*
- * The boot vCPU of a Multiboot kernel: 32-bit protected mode, paging off.
- * Application processors are left alone: in their reset state, KVM's
- * in-kernel LAPIC starts them in real mode on the guest's INIT/SIPI.
+ * Registers and segments for the loader's entry state: 64-bit on the boot
+ * tables, or 32-bit flat with paging off; the registers the format set, RDI
+ * = index when every vCPU enters, and then runnable. A vCPU the caller
+ * leaves alone stays in its reset state, which KVM's in-kernel LAPIC starts
+ * in real mode on the guest's INIT/SIPI.
  */
-int x86_init_vcpu_multiboot(int vcpu_fd, uint64_t entry, uint32_t eax, uint32_t ebx,
-			    char *err, size_t errlen);
+int x86_init_vcpu(int vcpu_fd, const struct image_entry *e, unsigned int index,
+		  char *err, size_t errlen);
 
 /* The VM's CPUID template: host-supported leaves plus hypervisor leaves. */
 struct kvm_cpuid2 *x86_cpuid_build(int kvm_fd, const struct hv *hv, char *err, size_t errlen);

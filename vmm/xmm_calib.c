@@ -179,7 +179,7 @@ static int restore(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
 		snprintf(err, errlen, "xmm calibration: KVM_SET_FPU: %s", strerror(errno));
 		return -1;
 	}
-	return x86_init_vcpu(v->fd, vm->entry, 0, err, errlen);
+	return x86_init_vcpu(v->fd, &vm->entry, 0, err, errlen);
 }
 
 static int measure(struct vm *vm, struct xmm_calib *c, char *err, size_t errlen)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness for vmm/loader.c: any byte string is a candidate ELF.
+ * libFuzzer harness for the image loaders (vmm/loader.c and the formats of
+ * its table): any byte string is a candidate kernel.
  * The loader must either load it inside guest RAM or refuse it with a
  * message. The VMM's reserved area is mapped read-only, so a write there
  * crashes at once; ASan catches any access outside the buffers.
@@ -33,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* every refusal names its reason */
 		return 0;
 	}
-	if (info.entry < MVM_LOAD_MIN || info.entry >= info.image_end ||
+	if (info.entry.rip < MVM_LOAD_MIN || info.entry.rip >= info.image_end ||
 	    info.image_end > RAM_SIZE || !info.segments)
 		abort();
 	return 0;

@@ -85,7 +85,13 @@ START_TEST(test_valid)
 	build(&im);
 	memset(ram + 0x1000, 0xaa, 0x2000);	/* bss must come back zeroed */
 	ck_assert_int_eq(load(&im), 0);
-	ck_assert_uint_eq(info.entry, LOAD_ADDR + 4);
+	ck_assert_uint_eq(info.entry.rip, LOAD_ADDR + 4);
+	/* Every vCPU enters in 64-bit mode with the boot info in RSI (RDI: its index). */
+	ck_assert_int_eq(info.kind, IMAGE_ELF64);
+	ck_assert_int_eq(info.entry.mode, IMAGE_ENTRY_LONG64);
+	ck_assert(info.entry.all_vcpus);
+	ck_assert_uint_eq(info.entry.rsi, MVM_BOOTINFO_GPA);
+	ck_assert_uint_eq(info.entry.rax | info.entry.rbx, 0);
 	ck_assert_uint_eq(info.segments, 2);
 	ck_assert_uint_eq(info.image_end, LOAD_ADDR + 0x3000);
 	ck_assert_uint_eq(ram[0], 0x90);

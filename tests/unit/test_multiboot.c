@@ -116,7 +116,16 @@ START_TEST(test_valid)
 	ck_assert_int_eq(loader_image_kind(im.bytes, im.len), IMAGE_MULTIBOOT);
 	ck_assert_int_eq(load(&im), 0);
 	ck_assert_int_eq(info.kind, IMAGE_MULTIBOOT);
-	ck_assert_uint_eq(info.entry, LOAD_ADDR + 4);
+	ck_assert_uint_eq(info.entry.rip, LOAD_ADDR + 4);
+	/* The boot vCPU alone, 32-bit flat, EAX = boot magic, EBX = the information block. */
+	ck_assert_int_eq(info.entry.mode, IMAGE_ENTRY_FLAT32);
+	ck_assert(!info.entry.all_vcpus);
+	ck_assert_uint_eq(info.entry.rax, MB_BOOT_MAGIC);
+	ck_assert_uint_eq(info.entry.rbx, MB_INFO_GPA);
+	ck_assert_uint_eq(info.entry.rsi, 0);
+	ck_assert_ptr_eq(loader_format(im.bytes, im.len)->load, multiboot_load_image);
+	ck_assert_uint_eq(loader_format(im.bytes, im.len)->default_mem, 256ULL << 20);
+	ck_assert(loader_format(im.bytes, im.len)->hyperv_opt_in);
 	ck_assert_uint_eq(info.segments, 2);
 	ck_assert_uint_eq(info.image_end, LOAD_ADDR + 0x3000);
 	ck_assert_uint_eq(ram[0], 0x90);

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "vmm/bus.h"
-#include "vmm/loader.h"
+#include "vmm/image.h"
 
 struct vm;
 
