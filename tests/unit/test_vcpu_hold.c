@@ -6,10 +6,13 @@
  * the vCPUs here are never started, so no signal is sent.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hv/hv.h"
 #include "tests/unit/suites.h"
@@ -166,6 +169,74 @@ START_TEST(test_fanout_asks_targets_only)
 }
 END_TEST
 
+/*
+ * The kick target is published by the vCPU thread itself, before anything
+ * it does on KVM: here its first ioctl fails (no vCPU fd), it stops the VM,
+ * and by then `self` is its own ID and kickable is set, with no write from
+ * this (the main) thread after pthread_create(). Signals are blocked here,
+ * as vm_run() blocks them, so the stop's wake and kicks stay pending.
+ */
+START_TEST(test_thread_publishes_itself)
+{
+	struct fixture f = make();
+	int quiet = open("/dev/null", O_WRONLY), saved = dup(STDERR_FILENO);
+	sigset_t sigs;
+	char err[160];
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, VCPU_KICK_SIGNAL);
+	sigaddset(&sigs, VM_WAKE_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	pthread_mutex_init(&f.vm->out_lock, NULL);
+	f.vm->cfg.nr_vcpus = 1;
+	f.vm->vcpus = f.v;
+	f.vm->main_thread = pthread_self();
+	f.v->fd = -1;
+	ck_assert(!atomic_load(&f.v->kickable));
+	dup2(quiet, STDERR_FILENO);	/* its crash report: KVM_SET_SIGNAL_MASK, EBADF */
+	ck_assert_int_eq(vcpu_start(f.v, err, sizeof(err)), 0);
+	ck_assert(f.v->joinable);
+	ck_assert_int_eq(pthread_join(f.v->join_id, NULL), 0);
+	dup2(saved, STDERR_FILENO);
+	ck_assert(atomic_load(&f.vm->stopping));
+	ck_assert_int_eq(atomic_load(&f.vm->exit_status), 3);
+	ck_assert(atomic_load(&f.v->kickable));
+	ck_assert(pthread_equal(f.v->self, f.v->join_id));
+	close(quiet);
+	close(saved);
+	unmake(&f);
+}
+END_TEST
+
+/* A thread that ends lets everyone go: no flush or pause is waited for, no kick sent. */
+START_TEST(test_release_frees_waiters)
+{
+	struct fixture f = make();
+	unsigned int ticket;
+	bool must_wait;
+	sigset_t kick;
+	int sig = 0;
+
+	sigemptyset(&kick);
+	sigaddset(&kick, VCPU_KICK_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &kick, NULL);
+	atomic_store(&f.v->kickable, true);
+	atomic_store(&f.v->in_run, true);
+	f.v->self = pthread_self();
+	vcpu_flush_tlb_begin(f.v, &ticket, &must_wait);
+	ck_assert(must_wait);
+	ck_assert_int_eq(sigwait(&kick, &sig), 0);	/* the kick reached `self` */
+	ck_assert_int_eq(sig, VCPU_KICK_SIGNAL);
+	atomic_store(&f.v->in_run, false);
+	vcpu_req_release(f.v);
+	ck_assert(!atomic_load(&f.v->kickable));
+	ck_assert_uint_eq(atomic_load(&f.v->flush_done), ticket);
+	ck_assert_uint_eq(atomic_load(&f.v->pause_ack), 1);
+	vcpu_flush_tlb_wait(f.v, ticket);	/* returns at once */
+	unmake(&f);
+}
+END_TEST
+
 Suite *vcpu_hold_suite(void)
 {
 	Suite *s = suite_create("vcpu_hold");
@@ -178,6 +249,8 @@ Suite *vcpu_hold_suite(void)
 	tcase_add_test(tc, test_hold_not_ended_by_other_requests);
 	tcase_add_test(tc, test_hold_ended_by_stop);
 	tcase_add_test(tc, test_fanout_asks_targets_only);
+	tcase_add_test(tc, test_thread_publishes_itself);
+	tcase_add_test(tc, test_release_frees_waiters);
 	suite_add_tcase(s, tc);
 	return s;
 }
