@@ -35,9 +35,20 @@ void bus_destroy(struct bus *bus)
 	pthread_mutex_destroy(&bus->lock);
 }
 
-static bool overlaps(const struct bus_range *r, uint64_t base, uint64_t len)
+static bool overlaps(const struct bus_key *k, uint64_t base, uint64_t len)
 {
-	return base < r->base + r->len && r->base < base + len;
+	return base < k->base + k->len && k->base < base + len;
+}
+
+/* A range without a handler: reads return all ones, writes are dropped. */
+static void ones_io(struct vcpu *vcpu, uint64_t offset, bool write, void *data,
+		    unsigned int size, void *state)
+{
+	(void)vcpu;
+	(void)offset;
+	(void)state;
+	if (!write)
+		memset(data, 0xff, size);
 }
 
 int bus_register(struct bus *bus, enum bus_space space, uint64_t base, uint64_t len,
@@ -50,10 +61,13 @@ int bus_register(struct bus *bus, enum bus_space space, uint64_t base, uint64_t 
 	if (space == BUS_PIO && base + len > 0x10000)
 		return -1;
 	for (unsigned int i = 0; i < bus->nr[space]; i++)
-		if (overlaps(&bus->ranges[space][i], base, len))
+		if (overlaps(&bus->keys[space][i], base, len))
 			return -1;
+	bus->keys[space][bus->nr[space]] = (struct bus_key){ base, len };
 	r = &bus->ranges[space][bus->nr[space]++];
 	*r = (struct bus_range){ .base = base, .len = len, .desc = *desc, .state = state };
+	if (!r->desc.io)
+		r->desc.io = ones_io;	/* decided here, not on every access */
 	return 0;
 }
 
@@ -69,11 +83,11 @@ const struct bus_range *bus_find(const struct bus *bus, enum bus_space space,
 				 uint64_t addr, unsigned int size)
 {
 	for (unsigned int i = 0; i < bus->nr[space]; i++) {
-		const struct bus_range *r = &bus->ranges[space][i];
+		const struct bus_key *k = &bus->keys[space][i];
 
 		/* The whole access must fall inside one device's range. */
-		if (addr >= r->base && addr - r->base < r->len && size <= r->len - (addr - r->base))
-			return r;
+		if (addr >= k->base && addr - k->base < k->len && size <= k->len - (addr - k->base))
+			return &bus->ranges[space][i];
 	}
 	return NULL;
 }
@@ -98,10 +112,7 @@ const struct bus_range *bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bu
 		return NULL;
 	if (__builtin_expect(r->desc.flags != 0, 0) && filtered(r, write, data, size))
 		return r;
-	if (r->desc.io)
-		r->desc.io(vcpu, addr - r->base, write, data, size, r->state);
-	else if (!write)
-		memset(data, 0xff, size);
+	r->desc.io(vcpu, addr - r->base, write, data, size, r->state);
 	return r;
 }
 

@@ -64,7 +64,13 @@ struct bus_range {
 
 enum bus_space { BUS_PIO = 0, BUS_MMIO = 1 };
 
+/* What a lookup compares: packed apart, so a scan reads four ranges per cache line. */
+struct bus_key {
+	uint64_t base, len;
+};
+
 struct bus {
+	struct bus_key keys[2][BUS_MAX_RANGES];		/* keys[s][i] is ranges[s][i]'s */
 	struct bus_range ranges[2][BUS_MAX_RANGES];
 	unsigned int nr[2];
 	pthread_mutex_t lock;		/* guards the reported-address set */

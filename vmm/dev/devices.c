@@ -26,6 +26,8 @@ static const dev_create_fn *const devices_of_kind[] = {
 	[IMAGE_ELF64] = payload_devices,
 	[IMAGE_MULTIBOOT] = multiboot_devices,
 };
+_Static_assert(sizeof(devices_of_kind) / sizeof(devices_of_kind[0]) == IMAGE_KINDS,
+	       "every image kind needs its row of devices");
 
 int devices_create(struct vm *vm, enum image_kind kind, char *err, size_t errlen)
 {
