@@ -4,6 +4,7 @@
  * its own line and writes it whole, so lines from different vCPUs never
  * interleave mid-line.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +32,14 @@ struct console {
 	struct console_line lines[];	/* one per vCPU */
 };
 
+/* As report.c writes: an interrupted write is retried, not taken for the end. */
 static void write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, buf, len);
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0)
 			return;
 		buf += n;
