@@ -287,6 +287,7 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 			      /* which VMM-side statistic (under "vmm") this row's exit is */
 			      "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
 
+	json_object_set_new(o, "id", json_integer(r->id));
 	json_object_set_new(o, "body", r->flags & MVM_RESULT_BODY ?
 			    json_integer((json_int_t)r->body) : json_null());
 	json_object_set_new(o, "in_noise", json_boolean(r->flags & MVM_RESULT_IN_NOISE));

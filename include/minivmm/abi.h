@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define MVM_ABI_VERSION		4
+#define MVM_ABI_VERSION		5
 #define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
 
 /*
@@ -83,7 +83,10 @@ struct mvm_bootinfo {
 
 /*
  * A measurement record. The guest fills one and `outl`s its GPA to
- * MVM_PORT_RESULTS; the VMM copies it at once, so the buffer may be reused.
+ * MVM_PORT_RESULTS; the VMM copies it at once, so the buffer may be reused,
+ * and writes the record's `id` back before the `outl` returns: the VMM alone
+ * numbers records (accepted ones 1, 2, ...; 0 = rejected), and `baseline_id`
+ * names one of those numbers, so a rejected record cannot shift the others.
  * Times are TSC cycles per iteration of the timed loop, the loop's own cost
  * included (`overhead` says what that is). Ratios are fixed point, in
  * 1/MVM_RATIO_ONE, measured by the guest: the VMM only prints them.
@@ -119,13 +122,13 @@ struct mvm_result {
 	uint64_t iters;
 	uint64_t min, median, p90, p99, max, mean;	/* loop included */
 	uint64_t overhead;		/* the empty loop's median, same CPL, same rounds */
-	uint64_t baseline_id;		/* nonzero: index+1 of the row this is compared to */
+	uint64_t baseline_id;		/* nonzero: the `id` of the earlier row this is compared to */
 	uint64_t body;			/* MVM_RESULT_BODY: median over rounds of row - loop */
 	uint32_t flags;			/* MVM_RESULT_* */
 	uint32_t rounds;		/* interleaved block rounds the ratios come from */
 	uint32_t ratio;			/* vs baseline: median over rounds, 1/MVM_RATIO_ONE */
 	uint32_t ratio_lo, ratio_hi;	/* its interquartile range over rounds */
-	uint32_t reserved;
+	uint32_t id;			/* version 5: the VMM writes it; the guest submits 0 */
 	/* Version 4: per round k < rounds, the block medians the body and ratio come from. */
 	uint64_t round_median[MVM_RESULT_ROUNDS_MAX];	/* the row's; 0 from `rounds` on */
 	uint64_t round_loop[MVM_RESULT_ROUNDS_MAX];	/* the empty loop's; 0 from `rounds` on */

@@ -20,7 +20,6 @@ static void reject(struct vcpu *v, uint64_t gpa, const char *why)
 static void results_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		       unsigned int size, void *opaque)
 {
-	struct mvm_result rec;
 	uint32_t gpa = 0;
 	char why[128];
 
@@ -35,16 +34,8 @@ static void results_io(struct vcpu *v, uint64_t port, bool write, void *data,
 		return;
 	}
 	memcpy(&gpa, data, 4);
-	if (mem_read(&v->vm->mem, gpa, &rec, sizeof(rec))) {
-		reject(v, gpa, "record does not lie inside guest RAM");
-		return;
-	}
-	if (results_validate(&rec, why, sizeof(why))) {
+	if (!results_take(&v->vm->results, &v->vm->mem, gpa, why, sizeof(why)))
 		reject(v, gpa, why);
-		return;
-	}
-	if (results_add(&v->vm->results, &rec))
-		reject(v, gpa, "too many records");
 }
 
 int results_dev_register(struct vm *vm)
