@@ -18,7 +18,9 @@
  */
 static uint16_t hv_ipi_check_reserved(const struct hv_call *call)
 {
-	if (hv_in_u64(call, HV_IPI_VECTOR_OFF) & HV_IPI_HEAD_RSVD_MASK)
+	uint64_t head;
+
+	if (hv_in_u64(call, HV_IPI_VECTOR_OFF, &head) || (head & HV_IPI_HEAD_RSVD_MASK))
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	return HV_STATUS_SUCCESS;
 }
@@ -28,16 +30,22 @@ static uint16_t hv_ipi_check_reserved(const struct hv_call *call)
  * VTL other than 0 names something that does not exist. Without
  * UseTargetVtl the TLFS says the field is not honoured, so it is ignored.
  */
-static uint16_t hv_ipi_check_vtl(uint8_t vtl)
+static uint16_t hv_ipi_check_vtl(const struct hv_call *call)
 {
+	uint8_t vtl;
+
+	if (hv_in_u8(call, HV_IPI_VTL_OFF, &vtl))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	if ((vtl & HV_VTL_USE_TARGET) && (vtl & HV_VTL_TARGET_MASK))
 		return HV_STATUS_INVALID_PARAMETER;
 	return HV_STATUS_SUCCESS;
 }
 
-static uint16_t hv_ipi_check_vector(uint32_t vector)
+static uint16_t hv_ipi_check_vector(const struct hv_call *call, uint32_t *vector)
 {
-	if (vector < HV_IPI_VECTOR_MIN || vector > HV_IPI_VECTOR_MAX)
+	if (hv_in_u32(call, HV_IPI_VECTOR_OFF, vector))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	if (*vector < HV_IPI_VECTOR_MIN || *vector > HV_IPI_VECTOR_MAX)
 		return HV_STATUS_INVALID_PARAMETER;
 	return HV_STATUS_SUCCESS;
 }
@@ -45,15 +53,19 @@ static uint16_t hv_ipi_check_vector(uint32_t vector)
 static uint16_t hv_ipi_targets(const struct hv *hv, const struct hv_call *call,
 			       struct hv_vpmask *set)
 {
+	uint64_t mask;
+
 	if (call->code == HVCALL_SEND_IPI_EX)
 		return hv_vpset_parse(hv, call, HV_IPI_TARGETS_OFF, set);
-	return hv_vpmask_from_u64(hv, hv_in_u64(call, HV_IPI_TARGETS_OFF), set);
+	if (hv_in_u64(call, HV_IPI_TARGETS_OFF, &mask))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	return hv_vpmask_from_u64(hv, mask, set);
 }
 
 uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call *call)
 {
-	uint32_t vector = hv_in_u32(call, HV_IPI_VECTOR_OFF);
 	struct hv_vpmask set;
+	uint32_t vector;
 	uint16_t status;
 
 	(void)vcpu;
@@ -65,10 +77,10 @@ uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call
 	status = hv_ipi_check_reserved(call);
 	if (status != HV_STATUS_SUCCESS)
 		return status;
-	status = hv_ipi_check_vtl(call->in[HV_IPI_VTL_OFF]);
+	status = hv_ipi_check_vtl(call);
 	if (status != HV_STATUS_SUCCESS)
 		return status;
-	status = hv_ipi_check_vector(vector);
+	status = hv_ipi_check_vector(call, &vector);
 	if (status != HV_STATUS_SUCCESS)
 		return status;
 	status = hv_ipi_targets(hv, call, &set);

@@ -412,25 +412,44 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The document, or NULL: json_pack() returns NULL for a string that is not
+ * UTF-8 (a host string such as the CPU model; guest names are checked when
+ * the record arrives) or when out of memory, and set_new/append_new refuse
+ * a NULL value. A document with a hole would read as complete.
+ */
+static json_t *report_doc(const struct vm *vm, int exit_status)
+{
+	json_t *root = json_object(), *recs = json_array();
+	int bad = !root || !recs;
+
+	for (size_t i = 0; i < vm->results.n && !bad; i++)
+		bad = json_array_append_new(recs, record_json(vm, &vm->results.recs[i]));
+	bad |= json_object_set_new(root, "abi_version", json_integer(MVM_ABI_VERSION));
+	bad |= json_object_set_new(root, "environment", env_json(vm));
+	bad |= json_object_set_new(root, "results", recs);
+	bad |= json_object_set_new(root, "vmm", vmm_json(vm));
+	bad |= json_object_set_new(root, "exit_status", json_integer(exit_status));
+	bad |= json_object_set_new(root, "rejected_records",
+				   json_integer((json_int_t)vm->results.rejected));
+	bad |= json_object_set_new(root, "suppressed_messages", suppressed_json(vm));
+	bad |= json_object_set_new(root, "unclaimed_accesses",
+				   json_integer((json_int_t)atomic_load(&vm->bus.unclaimed)));
+	if (bad) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
 /* To vm->json_fd (main.c opened it before the sandbox), which this closes. */
 int report_json(const struct vm *vm, const char *path, int exit_status)
 {
-	json_t *root = json_object(), *recs = json_array();
-	char *text;
+	json_t *root = report_doc(vm, exit_status);
+	char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
+	bool built = root != NULL;
 	int ret;
 
-	for (size_t i = 0; i < vm->results.n; i++)
-		json_array_append_new(recs, record_json(vm, &vm->results.recs[i]));
-	json_object_set_new(root, "abi_version", json_integer(MVM_ABI_VERSION));
-	json_object_set_new(root, "environment", env_json(vm));
-	json_object_set_new(root, "results", recs);
-	json_object_set_new(root, "vmm", vmm_json(vm));
-	json_object_set_new(root, "exit_status", json_integer(exit_status));
-	json_object_set_new(root, "rejected_records", json_integer((json_int_t)vm->results.rejected));
-	json_object_set_new(root, "suppressed_messages", suppressed_json(vm));
-	json_object_set_new(root, "unclaimed_accesses",
-			    json_integer((json_int_t)atomic_load(&vm->bus.unclaimed)));
-	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(root);
 	errno = ENOMEM;
 	ret = text ? write_all(vm->json_fd, text, strlen(text)) : -1;
@@ -438,7 +457,10 @@ int report_json(const struct vm *vm, const char *path, int exit_status)
 	/* close() too reports a failed write-back (NFS, a full disk). */
 	if (close(vm->json_fd))
 		ret = -1;
-	if (ret)
+	if (ret && !built)
+		fprintf(stderr, "minivmm: cannot write %s: a value would not go into JSON "
+			"(not UTF-8, or out of memory)\n", path);
+	else if (ret)
 		fprintf(stderr, "minivmm: cannot write %s: %s\n", path, strerror(errno));
 	return ret;
 }

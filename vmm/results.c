@@ -25,6 +25,17 @@ static int terminated(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
+/* Terminated, and printable ASCII up to the NUL: names reach terminals and JSON (UTF-8). */
+static int printable(const char *s, size_t len)
+{
+	if (!terminated(s, len))
+		return 0;
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return 0;
+	return 1;
+}
+
 /* Per-round block medians: the row's inside [min, max], none past `rounds`. */
 static const char *check_round_values(const struct mvm_result *r)
 {
@@ -81,6 +92,9 @@ int results_validate(const struct mvm_result *r, char *why, size_t whylen)
 		bad = "case name empty or not NUL-terminated";
 	else if (!terminated(r->variant, sizeof(r->variant)))
 		bad = "variant not NUL-terminated";
+	else if (!printable(r->suite, sizeof(r->suite)) || !printable(r->name, sizeof(r->name)) ||
+		 !printable(r->variant, sizeof(r->variant)))
+		bad = "a name with a byte outside printable ASCII";
 	else if (r->unit > MVM_UNIT_PER_SEC)
 		bad = "unknown unit";
 	else if (r->cpl > 3)

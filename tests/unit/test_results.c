@@ -60,6 +60,26 @@ START_TEST(test_results_validate)
 }
 END_TEST
 
+/* Names reach a terminal and the JSON: printable ASCII only. */
+START_TEST(test_results_validate_printable)
+{
+	static const char *const bad[] = { "caf\xc3\xa9", "\x1b[2J", "a\nb", "\x7f" };
+	struct mvm_result r = good_record();
+	char why[128];
+
+	strcpy(r.name, " ~ all of 0x20-0x7e is fine");
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (int field = 0; field < 3; field++) {
+			r = good_record();
+			strcpy(field == 0 ? r.suite : field == 1 ? r.name : r.variant, bad[i]);
+			ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+			ck_assert_str_eq(why, "a name with a byte outside printable ASCII");
+		}
+	}
+}
+END_TEST
+
 /*
  * Every reason, with the record guest/tests/hostile_records.c spoils the
  * same way: on stderr the VMM names only the first few rejections.
@@ -364,6 +384,31 @@ START_TEST(test_results_ids_json)
 }
 END_TEST
 
+/*
+ * A value jansson refuses (a string that is not UTF-8: guest names are
+ * checked on arrival, so here a record added past the check) must fail
+ * the write, not leave a document with a hole that reads as complete.
+ */
+START_TEST(test_report_json_refused_value)
+{
+	struct mvm_result r = good_record();
+	struct vm vm;
+	char why[128];
+	int fd;
+
+	ids_vm(&vm);
+	ck_assert_int_eq(results_add(&vm.results, &r, why, sizeof(why)), 0);
+	strcpy(r.name, "caf\xe9");	/* Latin-1, not UTF-8 */
+	ck_assert_int_eq(results_add(&vm.results, &r, why, sizeof(why)), 0);
+	vm.json_fd = memfd_create("report", 0);
+	fd = dup(vm.json_fd);
+	ck_assert_int_eq(report_json(&vm, "memfd", 0), -1);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_END), 0);	/* nothing written */
+	close(fd);
+	ids_vm_free(&vm);
+}
+END_TEST
+
 Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
@@ -371,12 +416,14 @@ Suite *results_suite(void)
 
 	tcase_add_test(tc, test_results_validate);
 	tcase_add_test(tc, test_results_validate_reasons);
+	tcase_add_test(tc, test_results_validate_printable);
 	tcase_add_test(tc, test_results_validate_rounds);
 	tcase_add_test(tc, test_results_validate_round_values);
 	tcase_add_test(tc, test_results_format);
 	tcase_add_test(tc, test_results_add);
 	tcase_add_test(tc, test_results_ids_report);
 	tcase_add_test(tc, test_results_ids_json);
+	tcase_add_test(tc, test_report_json_refused_value);
 	suite_add_tcase(s, tc);
 	return s;
 }
