@@ -192,7 +192,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -I.
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS    ?= 10000000
-FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader
+FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader $(B)/fuzz_x86walk
 
 $(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
 	$(Q)mkdir -p $(@D)
@@ -203,11 +203,16 @@ $(B)/fuzz_loader: tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.c \
 		vmm/errmsg.c -lelf
 
+# x86.c's CPUID half calls into hv/: linked, never run.
+$(B)/fuzz_x86walk: tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/x86.h vmm/mem.c $(wildcard hv/*.c hv/*.h)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/mem.c $(wildcard hv/*.c)
+
 fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 fuzz fuzz-long:
 	$(Q)./scripts/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory $(FUZZERS) guest.elf
-	$(Q)for f in hv loader; do \
+	$(Q)for f in hv loader x86walk; do \
 		rm -rf $(B)/corpus-$$f && mkdir -p $(B)/corpus-$$f && \
 		cp tests/fuzz/corpus/$$f/* $(B)/corpus-$$f/ 2>/dev/null; \
 		[ $$f = loader ] && cp guest.elf $(B)/corpus-$$f/guest.elf; \

@@ -296,16 +296,26 @@ int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_
 	return r;
 }
 
+/* Bits 63:47 all equal: a 4-level GVA; any other is not mapped (the CPU raises #GP). */
+static bool x86_canonical(uint64_t gva)
+{
+	return ((int64_t)(gva << 16) >> 16) == (int64_t)gva;
+}
+
 int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint64_t *gpa)
 {
 	uint64_t table = cr3 & PTE_ADDR, e;
 
+	if (!x86_canonical(gva))
+		return -1;
 	for (int level = 3; level >= 0; level--) {
 		unsigned int idx = (gva >> (12 + 9 * level)) & 511;
 
 		if (mem_read(mem, table + idx * 8, &e, 8) || !(e & PTE_P))
 			return -1;
-		if (level && level < 3 && (e & PTE_PS)) {
+		if (level == 3 && (e & PTE_PS))
+			return -1;	/* reserved in a PML4E: the CPU faults */
+		if (level && (e & PTE_PS)) {
 			uint64_t size = 1ULL << (12 + 9 * level);
 
 			*gpa = (e & PTE_ADDR & ~(size - 1)) | (gva & (size - 1));
@@ -342,8 +352,8 @@ int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint
 {
 	if (!(s->cr0 & X86_CR0_PG))
 		return mem_read(mem, la, dst, len);
-	/* Only the 4-level tables x86_gva_to_gpa walks; 32-bit paging is not read. */
-	if (!(s->efer & X86_EFER_LMA))
+	/* Only the 4-level tables x86_gva_to_gpa walks: not 32-bit paging, not 5 levels. */
+	if (!(s->efer & X86_EFER_LMA) || (s->cr4 & X86_CR4_LA57))
 		return -1;
 	return x86_read_gva(mem, s->cr3, la, dst, len);
 }

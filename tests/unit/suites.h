@@ -23,5 +23,6 @@ Suite *vpset_suite(void);
 Suite *xmm_calib_suite(void);
 Suite *vcpu_hold_suite(void);
 Suite *resetstate_suite(void);
+Suite *x86_suite(void);
 
 #endif
