@@ -247,7 +247,9 @@ INSTALL_DOCS := README.md $(wildcard docs/*.md)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 minivmm $(DESTDIR)$(BINDIR)/minivmm
-	install -m 755 scripts/minivmm-compare $(DESTDIR)$(BINDIR)/minivmm-compare
+	sed -e 's|@MINIVMM_LIBDIR@|$(LIBDIR)|' scripts/minivmm-compare > $(DESTDIR)$(BINDIR)/minivmm-compare
+	chmod 755 $(DESTDIR)$(BINDIR)/minivmm-compare
+	install -m 644 scripts/minivmm_json.py $(DESTDIR)$(LIBDIR)/minivmm_json.py
 	install -m 644 guest.elf $(DESTDIR)$(LIBDIR)/guest.elf
 	sed -e 's|/usr/local/lib/minivmm|$(LIBDIR)|g' -e 's|/usr/local/share/doc/minivmm|$(DOCDIR)|g' \
 		minivmm.1 > $(DESTDIR)$(MANDIR)/minivmm.1
@@ -257,7 +259,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/minivmm $(DESTDIR)$(BINDIR)/minivmm-compare
-	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(MANDIR)/minivmm.1
+	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(LIBDIR)/minivmm_json.py $(DESTDIR)$(MANDIR)/minivmm.1
 	rm -f $(DESTDIR)$(MANDIR)/minivmm-compare.1
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(INSTALL_DOCS)))
 	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null

@@ -57,10 +57,6 @@ static const char *unit_name(uint32_t unit)
 
 static void sum_stats(const struct vm *vm, struct vcpu_stats *all);
 
-_Static_assert((int)MVM_HV_ENC_REGULAR == (int)HV_ENC_REGULAR &&
-	       (int)MVM_HV_ENC_FAST == (int)HV_ENC_FAST &&
-	       (int)MVM_HV_ENC_XMM_FAST == (int)HV_ENC_XMM_FAST, "the ABI numbers encodings as hv/ does");
-
 /* The VMM-side histogram a record's vmm_kind/vmm_code names, or NULL. */
 static const struct lat_hist *vmm_side(const struct vcpu_stats *all, const struct mvm_result *r)
 {
@@ -162,7 +158,7 @@ static void sum_stats(const struct vm *vm, struct vcpu_stats *all)
 
 				lat_merge(&dst->lat, &src->lat);
 				dst->ud += src->ud;
-				for (unsigned int st = 0; st < 16; st++)
+				for (unsigned int st = 0; st < STATS_HCALL_STATUS_BUCKETS; st++)
 					dst->status[st] += src->status[st];
 			}
 	}
@@ -272,6 +268,32 @@ static json_t *rounds_json(const uint64_t *v, uint32_t rounds)
 	return a;
 }
 
+/*
+ * The VMM-side statistic a record maps to, by the names the "vmm" section
+ * uses: its key there, and for a hypercall the call and encoding of its
+ * row in vmm.hypercalls. Scripts read these instead of decoding vmm_code.
+ */
+static void record_vmm_names(json_t *o, const struct mvm_result *r)
+{
+	static const enum stats_kind kinds[] = {
+		[MVM_VMM_PIO_NULL] = STATS_PIO_NULL, [MVM_VMM_MMIO_NULL] = STATS_MMIO_NULL,
+		[MVM_VMM_MSR_USER] = STATS_MSR, [MVM_VMM_HCALL] = STATS_HCALL,
+	};
+	const char *call, *enc;
+
+	if (r->vmm_kind == MVM_VMM_NONE || r->vmm_kind >= sizeof(kinds) / sizeof(kinds[0])) {
+		json_object_set_new(o, "vmm_stat", json_null());
+		return;
+	}
+	json_object_set_new(o, "vmm_stat", json_string(stats_kind_name(kinds[r->vmm_kind])));
+	if (r->vmm_kind != MVM_VMM_HCALL)
+		return;
+	call = hv_call_name((uint16_t)r->vmm_code);
+	enc = (r->vmm_code >> 16) < HV_ENC_COUNT ? hv_encoding_name(r->vmm_code >> 16) : NULL;
+	json_object_set_new(o, "call", json_string(call ? call : "other"));
+	json_object_set_new(o, "encoding", enc ? json_string(enc) : json_null());
+}
+
 static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
@@ -287,7 +309,10 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 			      /* which VMM-side statistic (under "vmm") this row's exit is */
 			      "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
 
+	if (!o)
+		return NULL;
 	json_object_set_new(o, "id", json_integer(r->id));
+	record_vmm_names(o, r);
 	json_object_set_new(o, "body", r->flags & MVM_RESULT_BODY ?
 			    json_integer((json_int_t)r->body) : json_null());
 	json_object_set_new(o, "in_noise", json_boolean(r->flags & MVM_RESULT_IN_NOISE));

@@ -143,12 +143,19 @@ enum mvm_vmm_kind {
 	MVM_VMM_HCALL = 4,
 };
 
-/* Hypercall encodings, as the VMM's statistics count them. */
+/*
+ * Hypercall encodings: the one definition (hv/hv.h's enum hv_encoding and
+ * the guest's enum hvt_enc take their values from it), with the names that
+ * --json, --stats and the guest's rows spell them by.
+ */
 enum mvm_hv_enc {
 	MVM_HV_ENC_REGULAR = 0,
 	MVM_HV_ENC_FAST = 1,
 	MVM_HV_ENC_XMM_FAST = 2,
 };
+#define MVM_HV_ENC_NAME_REGULAR		"regular"
+#define MVM_HV_ENC_NAME_FAST		"fast"
+#define MVM_HV_ENC_NAME_XMM_FAST	"xmm-fast"
 
 /* vmm_code of an MVM_VMM_HCALL record: call code in bits 15:0, encoding in 17:16. */
 #define MVM_VMM_HCALL_CODE(code, enc)	((uint32_t)(code) | ((uint32_t)(enc) << 16))

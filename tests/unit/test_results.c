@@ -325,6 +325,8 @@ static void submit_around_a_rejection(struct vm *vm)
 	ck_assert_uint_eq(base, 2);
 	r = rounds_record();
 	strcpy(r.name, "row");
+	r.vmm_kind = MVM_VMM_HCALL;
+	r.vmm_code = MVM_VMM_HCALL_CODE(HVCALL_SEND_IPI, MVM_HV_ENC_FAST);
 	r.baseline_id = 3;	/* the guest's count of submitted records: no such row yet */
 	ck_assert_uint_eq(guest_submit(vm, 0x3000, &r, why), 0);
 	ck_assert_str_eq(why, "baseline is not an earlier accepted record");
@@ -379,6 +381,15 @@ START_TEST(test_results_ids_json)
 				 (json_int_t)i + 1);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 1), "case")), "base");
 	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(recs, 2), "baseline")), 2);
+	/* Names, not codes: what scripts match against the "vmm" section. */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "vmm_stat")),
+			 "hypercall");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "call")),
+			 "SendSyntheticClusterIpi");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "encoding")),
+			 "fast");
+	ck_assert(json_is_null(json_object_get(json_array_get(recs, 0), "vmm_stat")));
+	ck_assert_ptr_null(json_object_get(json_array_get(recs, 0), "call"));
 	json_decref(doc);
 	ids_vm_free(&vm);
 }

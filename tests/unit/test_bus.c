@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The bus registry and the latency histogram. */
+/* The bus registry: registration, overlap, dispatch and unclaimed accesses. */
 #include <check.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "tests/unit/suites.h"
 #include "vmm/bus.h"
-#include "vmm/stats.h"
 
 static unsigned int hits;
 static uint64_t last_addr;
@@ -68,42 +66,6 @@ START_TEST(test_bus_unclaimed_once)
 }
 END_TEST
 
-START_TEST(test_lat_hist)
-{
-	static struct lat_hist h;
-	uint64_t p50, p99;
-
-	memset(&h, 0, sizeof(h));
-	for (uint64_t v = 1; v <= 1000; v++)
-		lat_record(&h, v * 100);
-	ck_assert_uint_eq(h.count, 1000);
-	ck_assert_uint_eq(h.min, 100);
-	ck_assert_uint_eq(h.max, 100000);
-	p50 = lat_percentile(&h, 50);
-	p99 = lat_percentile(&h, 99);
-	/* Buckets are at most 1/16 wide: the estimate is within ~7%. */
-	ck_assert_uint_ge(p50, 50000);
-	ck_assert_uint_le(p50, 50000 + 50000 / 14);
-	ck_assert_uint_ge(p99, 99000);
-	ck_assert_uint_le(p99, 100000);
-	ck_assert_uint_eq(lat_percentile(&h, 100), 100000);
-	ck_assert_uint_eq(lat_percentile(&h, 0), 100);
-}
-END_TEST
-
-START_TEST(test_lat_small_and_huge)
-{
-	static struct lat_hist h;
-
-	memset(&h, 0, sizeof(h));
-	lat_record(&h, 3);
-	ck_assert_uint_eq(lat_percentile(&h, 50), 3);
-	lat_record(&h, 1ULL << 50);	/* past the last bucket: clamped, not lost */
-	ck_assert_uint_eq(h.count, 2);
-	ck_assert_uint_eq(lat_percentile(&h, 100), 1ULL << 50);
-}
-END_TEST
-
 Suite *bus_suite(void)
 {
 	Suite *s = suite_create("bus");
@@ -111,17 +73,6 @@ Suite *bus_suite(void)
 
 	tcase_add_test(tc, test_bus_register_dispatch);
 	tcase_add_test(tc, test_bus_unclaimed_once);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-Suite *stats_suite(void)
-{
-	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("histogram");
-
-	tcase_add_test(tc, test_lat_hist);
-	tcase_add_test(tc, test_lat_small_and_huge);
 	suite_add_tcase(s, tc);
 	return s;
 }
