@@ -66,7 +66,7 @@ START_TEST(test_bus_unclaimed_once)
 }
 END_TEST
 
-Suite *bus_suite(void)
+static Suite *bus_suite(void)
 {
 	Suite *s = suite_create("bus");
 	TCase *tc = tcase_create("registry");
@@ -76,3 +76,4 @@ Suite *bus_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(bus_suite);

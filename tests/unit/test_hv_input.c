@@ -166,7 +166,7 @@ START_TEST(test_hv_vpset_short)
 }
 END_TEST
 
-Suite *hv_input_suite(void)
+static Suite *hv_input_suite(void)
 {
 	Suite *s = suite_create("hv_input");
 	TCase *tc = tcase_create("bounds");
@@ -178,3 +178,4 @@ Suite *hv_input_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(hv_input_suite);

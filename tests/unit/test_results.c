@@ -420,7 +420,7 @@ START_TEST(test_report_json_refused_value)
 }
 END_TEST
 
-Suite *results_suite(void)
+static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
 	TCase *tc = tcase_create("records");
@@ -438,3 +438,4 @@ Suite *results_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(results_suite);

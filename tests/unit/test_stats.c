@@ -86,7 +86,7 @@ START_TEST(test_stats_encoding_names)
 }
 END_TEST
 
-Suite *stats_suite(void)
+static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
 	TCase *tc = tcase_create("histogram");
@@ -99,3 +99,4 @@ Suite *stats_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(stats_suite);

@@ -201,7 +201,7 @@ START_TEST(test_x86_boot_tables)
 }
 END_TEST
 
-Suite *x86_suite(void)
+static Suite *x86_suite(void)
 {
 	Suite *s = suite_create("x86");
 	TCase *tc = tcase_create("page walk");
@@ -217,3 +217,4 @@ Suite *x86_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(x86_suite);
