@@ -204,9 +204,10 @@ $(B)/fuzz_loader: tests/fuzz/fuzz_loader.c vmm/loader.c vmm/multiboot.c vmm/mem.
 		vmm/errmsg.c -lelf
 
 # x86.c's CPUID half calls into hv/: linked, never run.
-$(B)/fuzz_x86walk: tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/x86.h vmm/mem.c $(wildcard hv/*.c hv/*.h)
+$(B)/fuzz_x86walk: tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/x86.h vmm/mem.c vmm/errmsg.c $(wildcard hv/*.c hv/*.h)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/mem.c $(wildcard hv/*.c)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/mem.c vmm/errmsg.c \
+		$(wildcard hv/*.c)
 
 fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 fuzz fuzz-long:

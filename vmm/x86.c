@@ -9,6 +9,7 @@
 
 #include "hv/hv.h"
 #include "minivmm/abi.h"
+#include "vmm/errmsg.h"
 #include "vmm/x86.h"
 
 #define PTE_P		0x001ULL
@@ -120,20 +121,14 @@ static int load_state(int vcpu_fd, unsigned int index, void (*fill)(struct kvm_s
 {
 	struct kvm_sregs sr;
 
-	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU %u: KVM_GET_SREGS: %s", index, strerror(errno));
-		return -1;
-	}
+	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr))
+		return errmsg(err, errlen, "vCPU %u: KVM_GET_SREGS: %s", index, strerror(errno));
 	fill(&sr);
-	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_SREGS (%s): %s", index, what,
-			 strerror(errno));
-		return -1;
-	}
-	if (ioctl(vcpu_fd, KVM_SET_REGS, regs)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_REGS: %s", index, strerror(errno));
-		return -1;
-	}
+	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr))
+		return errmsg(err, errlen, "vCPU %u: KVM_SET_SREGS (%s): %s", index, what,
+			      strerror(errno));
+	if (ioctl(vcpu_fd, KVM_SET_REGS, regs))
+		return errmsg(err, errlen, "vCPU %u: KVM_SET_REGS: %s", index, strerror(errno));
 	return 0;
 }
 
@@ -147,10 +142,8 @@ int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, si
 	if (load_state(vcpu_fd, index, boot_sregs, &regs, "64-bit boot state", err, errlen))
 		return -1;
 	/* With an in-kernel LAPIC, APs would otherwise wait for INIT/SIPI. */
-	if (ioctl(vcpu_fd, KVM_SET_MP_STATE, &mp)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_MP_STATE: %s", index, strerror(errno));
-		return -1;
-	}
+	if (ioctl(vcpu_fd, KVM_SET_MP_STATE, &mp))
+		return errmsg(err, errlen, "vCPU %u: KVM_SET_MP_STATE: %s", index, strerror(errno));
 	return 0;
 }
 
@@ -212,11 +205,11 @@ static struct kvm_cpuid2 *get_supported(int kvm_fd, char *err, size_t errlen)
 			return c;
 		free(c);
 		if (errno != E2BIG) {
-			snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(errno));
+			errmsg(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(errno));
 			return NULL;
 		}
 	}
-	snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: table too large or out of memory");
+	errmsg(err, errlen, "KVM_GET_SUPPORTED_CPUID: table too large or out of memory");
 	return NULL;
 }
 
