@@ -126,9 +126,11 @@ unit: $(B)/unit
 unit-asan: $(B)/unit-asan
 	$(Q)CK_FORK=yes ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/unit-asan
 
-# Checks that need no KVM: the README against --help, /dev/kvm error paths.
+# Checks that need no KVM: the README against --help, the architecture map
+# against the source files, /dev/kvm error paths.
 host-tests: minivmm guest.elf
 	$(Q)./tests/docs/help.sh
+	$(Q)./tests/docs/architecture.sh
 	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
 	$(Q)./tests/host/install.sh
