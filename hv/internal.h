@@ -95,9 +95,20 @@ uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call
  * the handler returns as its status. Decode sizes the block from the call's
  * headers, so only a handler bug reaches that path.
  */
+static inline bool hv_in_fits(const struct hv_call *call, size_t off, size_t len)
+{
+	return off <= call->in_len && call->in_len - off >= len;
+}
+
+/* [off, off + len) of the input block, or NULL if it does not lie wholly inside it. */
+static inline const uint8_t *hv_in_span(const struct hv_call *call, size_t off, size_t len)
+{
+	return hv_in_fits(call, off, len) ? call->in + off : NULL;
+}
+
 static inline uint16_t hv_in_bytes(const struct hv_call *call, size_t off, void *v, size_t len)
 {
-	if (off > call->in_len || call->in_len - off < len) {
+	if (!hv_in_fits(call, off, len)) {
 		memset(v, 0, len);
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	}

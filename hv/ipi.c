@@ -6,8 +6,7 @@
  */
 #include "hv/internal.h"
 
-#define HV_IPI_VECTOR_OFF	0u
-#define HV_IPI_VTL_OFF		4u
+#define HV_IPI_HEAD_OFF		0u	/* vector, HV_INPUT_VTL, padding */
 #define HV_IPI_TARGETS_OFF	8u	/* processor mask or HV_VP_SET */
 
 /*
@@ -16,11 +15,9 @@
  * ignored; KVM rejects them in the fast form, and no guest we know sets
  * them, so minivmm rejects them in every form (docs/hyperv.md).
  */
-static uint16_t hv_ipi_check_reserved(const struct hv_call *call)
+static uint16_t hv_ipi_check_reserved(uint64_t head)
 {
-	uint64_t head;
-
-	if (hv_in_u64(call, HV_IPI_VECTOR_OFF, &head) || (head & HV_IPI_HEAD_RSVD_MASK))
+	if (head & HV_IPI_HEAD_RSVD_MASK)
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	return HV_STATUS_SUCCESS;
 }
@@ -30,22 +27,16 @@ static uint16_t hv_ipi_check_reserved(const struct hv_call *call)
  * VTL other than 0 names something that does not exist. Without
  * UseTargetVtl the TLFS says the field is not honoured, so it is ignored.
  */
-static uint16_t hv_ipi_check_vtl(const struct hv_call *call)
+static uint16_t hv_ipi_check_vtl(uint8_t vtl)
 {
-	uint8_t vtl;
-
-	if (hv_in_u8(call, HV_IPI_VTL_OFF, &vtl))
-		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	if ((vtl & HV_VTL_USE_TARGET) && (vtl & HV_VTL_TARGET_MASK))
 		return HV_STATUS_INVALID_PARAMETER;
 	return HV_STATUS_SUCCESS;
 }
 
-static uint16_t hv_ipi_check_vector(const struct hv_call *call, uint32_t *vector)
+static uint16_t hv_ipi_check_vector(uint32_t vector)
 {
-	if (hv_in_u32(call, HV_IPI_VECTOR_OFF, vector))
-		return HV_STATUS_INVALID_HYPERCALL_INPUT;
-	if (*vector < HV_IPI_VECTOR_MIN || *vector > HV_IPI_VECTOR_MAX)
+	if (vector < HV_IPI_VECTOR_MIN || vector > HV_IPI_VECTOR_MAX)
 		return HV_STATUS_INVALID_PARAMETER;
 	return HV_STATUS_SUCCESS;
 }
@@ -66,6 +57,7 @@ uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call
 {
 	struct hv_vpmask set;
 	uint32_t vector;
+	uint64_t head;
 	uint16_t status;
 
 	(void)vcpu;
@@ -74,13 +66,16 @@ uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call
 		if (status != HV_STATUS_SUCCESS)
 			return status;
 	}
-	status = hv_ipi_check_reserved(call);
+	if (hv_in_u64(call, HV_IPI_HEAD_OFF, &head))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	status = hv_ipi_check_reserved(head);
 	if (status != HV_STATUS_SUCCESS)
 		return status;
-	status = hv_ipi_check_vtl(call);
+	status = hv_ipi_check_vtl((uint8_t)(head >> 32));	/* byte 4 */
 	if (status != HV_STATUS_SUCCESS)
 		return status;
-	status = hv_ipi_check_vector(call, &vector);
+	vector = (uint32_t)head;
+	status = hv_ipi_check_vector(vector);
 	if (status != HV_STATUS_SUCCESS)
 		return status;
 	status = hv_ipi_targets(hv, call, &set);

@@ -81,23 +81,27 @@ uint16_t hv_vpset_check_banks(const struct hv_call *call, size_t off)
 static uint16_t hv_vpset_sparse(const struct hv *hv, const struct hv_call *call, size_t off,
 				struct hv_vpmask *set)
 {
-	size_t bank_off = off + HV_VP_SET_HEADER_SIZE;
+	const uint8_t *banks;
 	uint64_t valid, bits;
 	uint16_t status;
 
 	memset(set, 0, sizeof(*set));
 	if (hv_in_u64(call, off + 8, &valid))
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	/* One bound for the whole list: a qword per valid bank. */
+	banks = hv_in_span(call, off + HV_VP_SET_HEADER_SIZE,
+			   (size_t)__builtin_popcountll(valid) * 8);
+	if (!banks)
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	/* Banks are listed in ascending order of their bit in the mask. */
 	while (valid) {
 		unsigned int bank = (unsigned int)__builtin_ctzll(valid);
 
-		if (hv_in_u64(call, bank_off, &bits))
-			return HV_STATUS_INVALID_HYPERCALL_INPUT;
+		memcpy(&bits, banks, 8);
 		status = hv_vpmask_set_bank(hv, set, bank, bits);
 		if (status != HV_STATUS_SUCCESS)
 			return status;
-		bank_off += 8;
+		banks += 8;
 		valid &= valid - 1;
 	}
 	return HV_STATUS_SUCCESS;
