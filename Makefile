@@ -146,9 +146,11 @@ unit-tsan: $(B)/unit-tsan
 	$(Q)CK_FORK=yes CK_RUN_SUITE=vcpu_hold TSAN_OPTIONS="halt_on_error=1 log_path=$(B)/tsan.log" \
 		./$(B)/unit-tsan || { cat $(B)/tsan.log.* 2>/dev/null; exit 1; }
 
-# Checks that need no KVM: the README against --help, /dev/kvm error paths.
+# Checks that need no KVM: the README against --help, the architecture map
+# against the source files, /dev/kvm error paths.
 host-tests: minivmm guest.elf
 	$(Q)./tests/docs/help.sh
+	$(Q)./tests/docs/architecture.sh
 	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
 	$(Q)./tests/host/install.sh
@@ -212,7 +214,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -I.
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS    ?= 10000000
-FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader
+FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader $(B)/fuzz_x86walk
 
 $(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
 	$(Q)mkdir -p $(@D)
@@ -223,11 +225,17 @@ $(B)/fuzz_loader: tests/fuzz/fuzz_loader.c $(LOADER_SRCS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_loader.c $(LOADER_SRCS) -lelf
 
+# x86.c's CPUID half calls into hv/: linked, never run.
+$(B)/fuzz_x86walk: tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/x86.h vmm/mem.c vmm/errmsg.c $(wildcard hv/*.c hv/*.h)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/mem.c vmm/errmsg.c \
+		$(wildcard hv/*.c)
+
 fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 fuzz fuzz-long:
 	$(Q)./scripts/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory $(FUZZERS) guest.elf
-	$(Q)for f in hv loader; do \
+	$(Q)for f in hv loader x86walk; do \
 		rm -rf $(B)/corpus-$$f && mkdir -p $(B)/corpus-$$f && \
 		cp tests/fuzz/corpus/$$f/* $(B)/corpus-$$f/ 2>/dev/null; \
 		[ $$f = loader ] && cp guest.elf $(B)/corpus-$$f/guest.elf; \
@@ -262,7 +270,9 @@ INSTALL_DOCS := README.md $(wildcard docs/*.md)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 minivmm $(DESTDIR)$(BINDIR)/minivmm
-	install -m 755 scripts/minivmm-compare $(DESTDIR)$(BINDIR)/minivmm-compare
+	sed -e 's|@MINIVMM_LIBDIR@|$(LIBDIR)|' scripts/minivmm-compare > $(DESTDIR)$(BINDIR)/minivmm-compare
+	chmod 755 $(DESTDIR)$(BINDIR)/minivmm-compare
+	install -m 644 scripts/minivmm_json.py $(DESTDIR)$(LIBDIR)/minivmm_json.py
 	install -m 644 guest.elf $(DESTDIR)$(LIBDIR)/guest.elf
 	sed -e 's|/usr/local/lib/minivmm|$(LIBDIR)|g' -e 's|/usr/local/share/doc/minivmm|$(DOCDIR)|g' \
 		minivmm.1 > $(DESTDIR)$(MANDIR)/minivmm.1
@@ -272,7 +282,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/minivmm $(DESTDIR)$(BINDIR)/minivmm-compare
-	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(MANDIR)/minivmm.1
+	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(LIBDIR)/minivmm_json.py $(DESTDIR)$(MANDIR)/minivmm.1
 	rm -f $(DESTDIR)$(MANDIR)/minivmm-compare.1
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(INSTALL_DOCS)))
 	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null

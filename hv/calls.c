@@ -52,15 +52,30 @@ static const struct hv_call_desc hv_calls[] = {
 	},
 };
 
+_Static_assert(sizeof(hv_calls) / sizeof(hv_calls[0]) == HV_NR_CALLS,
+	       "HV_NR_CALLS (hv/hv.h) counts hv_calls[]");
+
+unsigned int hv_call_index(uint16_t code)
+{
+	unsigned int i;
+
+	for (i = 0; i < HV_NR_CALLS; i++) {
+		if (hv_calls[i].code == code)
+			return i;
+	}
+	return HV_NR_CALLS;
+}
+
+uint16_t hv_call_code(unsigned int i)
+{
+	return i < HV_NR_CALLS ? hv_calls[i].code : 0;
+}
+
 const struct hv_call_desc *hv_call_lookup(uint16_t code)
 {
-	size_t i;
+	unsigned int i = hv_call_index(code);
 
-	for (i = 0; i < sizeof(hv_calls) / sizeof(hv_calls[0]); i++) {
-		if (hv_calls[i].code == code)
-			return &hv_calls[i];
-	}
-	return NULL;
+	return i < HV_NR_CALLS ? &hv_calls[i] : NULL;
 }
 
 const char *hv_call_name(uint16_t code)

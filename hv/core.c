@@ -61,11 +61,11 @@ const char *hv_encoding_name(enum hv_encoding enc)
 {
 	switch (enc) {
 	case HV_ENC_REGULAR:
-		return "regular";
+		return MVM_HV_ENC_NAME_REGULAR;
 	case HV_ENC_FAST:
-		return "fast";
+		return MVM_HV_ENC_NAME_FAST;
 	case HV_ENC_XMM_FAST:
-		return "xmm-fast";
+		return MVM_HV_ENC_NAME_XMM_FAST;
 	default:
 		return NULL;
 	}

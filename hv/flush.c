@@ -51,13 +51,17 @@ static uint16_t hv_flush_check_flags(uint16_t code, uint64_t flags)
 static uint16_t hv_flush_targets(const struct hv *hv, const struct hv_call *call,
 				 uint64_t flags, struct hv_vpmask *set)
 {
+	uint64_t mask;
+
 	if (flags & HV_FLUSH_ALL_PROCESSORS) {
 		hv_vpmask_fill(hv, set);
 		return HV_STATUS_SUCCESS;
 	}
 	if (hv_flush_is_ex(call->code))
 		return hv_vpset_parse(hv, call, HV_FLUSH_TARGETS_OFF, set);
-	return hv_vpmask_from_u64(hv, hv_in_u64(call, HV_FLUSH_TARGETS_OFF), set);
+	if (hv_in_u64(call, HV_FLUSH_TARGETS_OFF, &mask))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	return hv_vpmask_from_u64(hv, mask, set);
 }
 
 uint16_t hv_call_flush(struct hv *hv, unsigned int vcpu, const struct hv_call *call)
@@ -72,7 +76,8 @@ uint16_t hv_call_flush(struct hv *hv, unsigned int vcpu, const struct hv_call *c
 		if (status != HV_STATUS_SUCCESS)
 			return status;
 	}
-	flags = hv_in_u64(call, HV_FLUSH_FLAGS_OFF);
+	if (hv_in_u64(call, HV_FLUSH_FLAGS_OFF, &flags))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	status = hv_flush_check_flags(call->code, flags);
 	if (status != HV_STATUS_SUCCESS)
 		return status;

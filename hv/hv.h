@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include "hv/tlfs.h"
+#include "minivmm/abi.h"
 
 /* A set of VP indexes (VP index == minivmm vCPU index). */
 struct hv_vpmask {
@@ -78,9 +79,9 @@ struct hv_config {
 
 /* One hypercall as decoded (also what tests and statistics look at). */
 enum hv_encoding {
-	HV_ENC_REGULAR = 0,
-	HV_ENC_FAST = 1,
-	HV_ENC_XMM_FAST = 2,
+	HV_ENC_REGULAR = MVM_HV_ENC_REGULAR,	/* the numbers are the ABI's (minivmm/abi.h) */
+	HV_ENC_FAST = MVM_HV_ENC_FAST,
+	HV_ENC_XMM_FAST = MVM_HV_ENC_XMM_FAST,
 	HV_ENC_COUNT
 };
 
@@ -138,6 +139,15 @@ void hv_hypercall(struct hv *hv, unsigned int vcpu, const struct hv_hcall_in *in
 
 /* Name of a call code for reports ("FlushVirtualAddressSpace"), or NULL. */
 const char *hv_call_name(uint16_t code);
+/*
+ * The calls hv/calls.c implements, indexed in its table's order (the VMM's
+ * per-call statistics have one slot each, derived from here, never copied).
+ */
+#define HV_NR_CALLS	6
+/* The index of `code`, or HV_NR_CALLS for a code minivmm does not implement. */
+unsigned int hv_call_index(uint16_t code);
+/* The code at index i, 0 for i >= HV_NR_CALLS. */
+uint16_t hv_call_code(unsigned int i);
 const char *hv_encoding_name(enum hv_encoding enc);
 
 #endif /* HV_HV_H */

@@ -7,7 +7,6 @@
 #ifndef HV_INTERNAL_H
 #define HV_INTERNAL_H
 
-#include <assert.h>
 #include <string.h>
 
 #include "hv/hv.h"
@@ -89,23 +88,47 @@ const struct hv_call_desc *hv_call_lookup(uint16_t code);
 uint16_t hv_call_flush(struct hv *hv, unsigned int vcpu, const struct hv_call *call);
 uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call *call);
 
-/* Little-endian fields of the input block; the caller checks the bounds. */
-static inline uint64_t hv_in_u64(const struct hv_call *call, size_t off)
+/*
+ * Little-endian fields of the input block. A field that does not lie wholly
+ * inside the block is the guest's malformed input, not a minivmm abort:
+ * the reader stores 0 and returns HV_STATUS_INVALID_HYPERCALL_INPUT, which
+ * the handler returns as its status. Decode sizes the block from the call's
+ * headers, so only a handler bug reaches that path.
+ */
+static inline bool hv_in_fits(const struct hv_call *call, size_t off, size_t len)
 {
-	uint64_t v;
-
-	assert(off + sizeof(v) <= call->in_len);
-	memcpy(&v, call->in + off, sizeof(v));
-	return v;
+	return off <= call->in_len && call->in_len - off >= len;
 }
 
-static inline uint32_t hv_in_u32(const struct hv_call *call, size_t off)
+/* [off, off + len) of the input block, or NULL if it does not lie wholly inside it. */
+static inline const uint8_t *hv_in_span(const struct hv_call *call, size_t off, size_t len)
 {
-	uint32_t v;
+	return hv_in_fits(call, off, len) ? call->in + off : NULL;
+}
 
-	assert(off + sizeof(v) <= call->in_len);
-	memcpy(&v, call->in + off, sizeof(v));
-	return v;
+static inline uint16_t hv_in_bytes(const struct hv_call *call, size_t off, void *v, size_t len)
+{
+	if (!hv_in_fits(call, off, len)) {
+		memset(v, 0, len);
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	}
+	memcpy(v, call->in + off, len);
+	return HV_STATUS_SUCCESS;
+}
+
+static inline uint16_t hv_in_u64(const struct hv_call *call, size_t off, uint64_t *v)
+{
+	return hv_in_bytes(call, off, v, sizeof(*v));
+}
+
+static inline uint16_t hv_in_u32(const struct hv_call *call, size_t off, uint32_t *v)
+{
+	return hv_in_bytes(call, off, v, sizeof(*v));
+}
+
+static inline uint16_t hv_in_u8(const struct hv_call *call, size_t off, uint8_t *v)
+{
+	return hv_in_bytes(call, off, v, sizeof(*v));
 }
 
 /* HV_VP_SET and VP masks (vpset.c). */

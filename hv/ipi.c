@@ -6,8 +6,7 @@
  */
 #include "hv/internal.h"
 
-#define HV_IPI_VECTOR_OFF	0u
-#define HV_IPI_VTL_OFF		4u
+#define HV_IPI_HEAD_OFF		0u	/* vector, HV_INPUT_VTL, padding */
 #define HV_IPI_TARGETS_OFF	8u	/* processor mask or HV_VP_SET */
 
 /*
@@ -16,9 +15,9 @@
  * ignored; KVM rejects them in the fast form, and no guest we know sets
  * them, so minivmm rejects them in every form (docs/hyperv.md).
  */
-static uint16_t hv_ipi_check_reserved(const struct hv_call *call)
+static uint16_t hv_ipi_check_reserved(uint64_t head)
 {
-	if (hv_in_u64(call, HV_IPI_VECTOR_OFF) & HV_IPI_HEAD_RSVD_MASK)
+	if (head & HV_IPI_HEAD_RSVD_MASK)
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	return HV_STATUS_SUCCESS;
 }
@@ -45,15 +44,20 @@ static uint16_t hv_ipi_check_vector(uint32_t vector)
 static uint16_t hv_ipi_targets(const struct hv *hv, const struct hv_call *call,
 			       struct hv_vpmask *set)
 {
+	uint64_t mask;
+
 	if (call->code == HVCALL_SEND_IPI_EX)
 		return hv_vpset_parse(hv, call, HV_IPI_TARGETS_OFF, set);
-	return hv_vpmask_from_u64(hv, hv_in_u64(call, HV_IPI_TARGETS_OFF), set);
+	if (hv_in_u64(call, HV_IPI_TARGETS_OFF, &mask))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	return hv_vpmask_from_u64(hv, mask, set);
 }
 
 uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call *call)
 {
-	uint32_t vector = hv_in_u32(call, HV_IPI_VECTOR_OFF);
 	struct hv_vpmask set;
+	uint32_t vector;
+	uint64_t head;
 	uint16_t status;
 
 	(void)vcpu;
@@ -62,12 +66,15 @@ uint16_t hv_call_send_ipi(struct hv *hv, unsigned int vcpu, const struct hv_call
 		if (status != HV_STATUS_SUCCESS)
 			return status;
 	}
-	status = hv_ipi_check_reserved(call);
+	if (hv_in_u64(call, HV_IPI_HEAD_OFF, &head))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	status = hv_ipi_check_reserved(head);
 	if (status != HV_STATUS_SUCCESS)
 		return status;
-	status = hv_ipi_check_vtl(call->in[HV_IPI_VTL_OFF]);
+	status = hv_ipi_check_vtl((uint8_t)(head >> 32));	/* byte 4 */
 	if (status != HV_STATUS_SUCCESS)
 		return status;
+	vector = (uint32_t)head;
 	status = hv_ipi_check_vector(vector);
 	if (status != HV_STATUS_SUCCESS)
 		return status;

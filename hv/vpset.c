@@ -69,9 +69,10 @@ uint16_t hv_vpset_check_banks(const struct hv_call *call, size_t off)
 	size_t banks_len = (size_t)call->var_qwords * 8;
 	uint64_t valid;
 
-	if (off + HV_VP_SET_HEADER_SIZE + banks_len > call->in_len)
+	if (off > call->in_len || call->in_len - off < HV_VP_SET_HEADER_SIZE + banks_len)
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
-	valid = hv_in_u64(call, off + 8);
+	if (hv_in_u64(call, off + 8, &valid))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	if ((unsigned int)__builtin_popcountll(valid) != call->var_qwords)
 		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	return HV_STATUS_SUCCESS;
@@ -80,19 +81,27 @@ uint16_t hv_vpset_check_banks(const struct hv_call *call, size_t off)
 static uint16_t hv_vpset_sparse(const struct hv *hv, const struct hv_call *call, size_t off,
 				struct hv_vpmask *set)
 {
-	uint64_t valid = hv_in_u64(call, off + 8);
-	size_t bank_off = off + HV_VP_SET_HEADER_SIZE;
+	const uint8_t *banks;
+	uint64_t valid, bits;
 	uint16_t status;
 
 	memset(set, 0, sizeof(*set));
+	if (hv_in_u64(call, off + 8, &valid))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	/* One bound for the whole list: a qword per valid bank. */
+	banks = hv_in_span(call, off + HV_VP_SET_HEADER_SIZE,
+			   (size_t)__builtin_popcountll(valid) * 8);
+	if (!banks)
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
 	/* Banks are listed in ascending order of their bit in the mask. */
 	while (valid) {
 		unsigned int bank = (unsigned int)__builtin_ctzll(valid);
 
-		status = hv_vpmask_set_bank(hv, set, bank, hv_in_u64(call, bank_off));
+		memcpy(&bits, banks, 8);
+		status = hv_vpmask_set_bank(hv, set, bank, bits);
 		if (status != HV_STATUS_SUCCESS)
 			return status;
-		bank_off += 8;
+		banks += 8;
 		valid &= valid - 1;
 	}
 	return HV_STATUS_SUCCESS;
@@ -103,10 +112,13 @@ uint16_t hv_vpset_parse(const struct hv *hv, const struct hv_call *call, size_t 
 			struct hv_vpmask *set)
 {
 	uint16_t status = hv_vpset_check_banks(call, off);
+	uint64_t format;
 
 	if (status != HV_STATUS_SUCCESS)
 		return status;
-	switch (hv_in_u64(call, off)) {
+	if (hv_in_u64(call, off, &format))
+		return HV_STATUS_INVALID_HYPERCALL_INPUT;
+	switch (format) {
 	case HV_GENERIC_SET_SPARSE_4K:
 		return hv_vpset_sparse(hv, call, off, set);
 	case HV_GENERIC_SET_ALL:

@@ -16,18 +16,9 @@ import os
 import subprocess
 import sys
 
+import minivmm_json
 from benchfit import loglog_slope
 
-HV_CALLS = {
-    0x2: "FlushVirtualAddressSpace",
-    0x3: "FlushVirtualAddressList",
-    0xb: "SendSyntheticClusterIpi",
-    0x13: "FlushVirtualAddressSpaceEx",
-    0x14: "FlushVirtualAddressListEx",
-    0x15: "SendSyntheticClusterIpiEx",
-}
-VMM_KINDS = {1: "pio-null", 2: "mmio-null", 3: "msr"}
-ENCODINGS = ("regular", "fast", "xmm-fast")   # vmm_code bits 17:16 (MVM_HV_ENC_*)
 IPI_PATHS = ("x2apic", "regular", "fast", "ex-regular", "ex-xmm-fast")
 FLUSH_STATES = ("halted", "running", "preempted")
 
@@ -50,11 +41,7 @@ class Run:
         self.status = None
         self.log = ""
         path = os.path.join(bench_dir, name)
-        try:
-            with open(path + ".json") as f:
-                self.doc = json.load(f)
-        except (OSError, ValueError):
-            pass
+        self.doc = minivmm_json.load_or_none(path + ".json")
         try:
             with open(path + ".status") as f:
                 self.status = int(f.read().strip() or "-1")
@@ -72,45 +59,23 @@ class Run:
 
     @property
     def records(self):
-        return self.doc["results"] if self.doc else []
+        return minivmm_json.records(self.doc)
 
     def ns(self, cycles):
-        khz = self.env.get("tsc_khz") or 0
-        return cycles * 1e6 / khz if khz else None
+        return minivmm_json.ns(self.doc, cycles)
 
     def find(self, case, variant, cpl=None, targets=None):
-        for r in self.records:
-            if r["case"] == case and r["variant"] == variant and \
-               (cpl is None or r["cpl"] == cpl) and \
-               (targets is None or r["targets"] == targets):
-                return r
-        return None
+        return minivmm_json.find(self.doc, case, variant, cpl, targets)
 
     def median_ns(self, rec):
         return self.ns(rec["median"]) if rec else None
 
     def vmm_side(self, rec):
         """The VMM's own statistic for the record's exit kind (a dict), or None."""
-        if not self.doc or not rec:
-            return None
-        vmm = self.doc.get("vmm", {})
-        kind = rec.get("vmm_kind", 0)
-        if kind in VMM_KINDS:
-            return vmm.get(VMM_KINDS[kind])
-        if kind != 4:
-            return None
-        code = rec.get("vmm_code", 0)
-        call = HV_CALLS.get(code & 0xffff, "other")
-        enc = ENCODINGS[code >> 16] if code >> 16 < len(ENCODINGS) else None
-        for h in vmm.get("hypercalls", []):
-            if h["call"] == call and h["encoding"] == enc:
-                return h
-        return None
+        return minivmm_json.vmm_side(self.doc, rec)
 
     def baseline(self, rec):
-        b = rec.get("baseline", 0)
-        recs = self.records
-        return recs[b - 1] if 0 < b <= len(recs) else None
+        return minivmm_json.baseline(self.doc, rec)
 
 
 def fmt(v, digits=0):

@@ -17,11 +17,12 @@ Two answers, kept apart:
 """
 import datetime
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import sys
+
+import minivmm_json
 
 TARGET = 1.03
 
@@ -32,11 +33,13 @@ def run_one(vmm, elf, path, sandbox):
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         sys.exit(f"bench-sandbox: {' '.join(cmd)}: exit {r.returncode}\n{r.stderr}")
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        doc = minivmm_json.load(path)
+    except minivmm_json.FormatError as e:
+        sys.exit(f"bench-sandbox: {e}")
     rows = {}
-    for rec in doc["results"]:
-        if rec["suite"] == "vmexit" and rec["case"] == "pio-in null":
+    for rec in minivmm_json.records(doc, "vmexit"):
+        if rec["case"] == "pio-in null":
             rows[(rec["variant"], rec["cpl"])] = rec
     for key in (("user", 0), ("user", 3), ("bare", 3)):
         if key not in rows:

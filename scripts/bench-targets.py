@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 
+import minivmm_json
 from benchfit import loglog_slope
 
 NATIVE = {"ipi": "x2apic", "flush": "native ipi+invlpg"}
@@ -56,12 +57,13 @@ def seconds(out, suite, n):
 
 def load(out, suite, n):
     path = os.path.join(out, f"{suite}-{n}")
+    doc = minivmm_json.load_or_none(path + ".json")
     try:
-        with open(path + ".json") as f:
-            doc = json.load(f)
         with open(path + ".log", errors="replace") as f:
             log = f.read()
-    except (OSError, ValueError):
+    except OSError:
+        return None
+    if doc is None:
         return None
     return doc, log
 
@@ -69,17 +71,16 @@ def load(out, suite, n):
 def curves(doc, suite):
     """{(table, row): {targets: ns}} for the swept tables. ipi: table = case, row = send
     path; flush: table = the targets' state, row = "call encoding" ("native ipi+invlpg")."""
-    khz = doc["environment"].get("tsc_khz") or 0
     res = {}
-    for r in doc["results"]:
-        if r["suite"] != suite or not khz:
+    for r in minivmm_json.records(doc, suite):
+        if not minivmm_json.tsc_khz(doc):
             continue
         want = SWEPT[suite]
         if want is not None and r["case"] not in want:
             continue
         if suite == "flush" and "@" not in r["case"]:
             continue
-        ns = r["body"] * 1e6 / khz
+        ns = minivmm_json.ns(doc, r["body"])
         table, row = r["case"], r["variant"]
         if suite == "flush":
             call, table = r["case"].split("@", 1)

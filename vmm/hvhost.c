@@ -216,7 +216,7 @@ static void record(struct vcpu *v, const struct hv_hcall_out *out, uint64_t cycl
 	if (out->inject_ud)
 		hs->ud++;
 	else
-		hs->status[status < 15 ? status : 15]++;
+		hs->status[stats_hcall_status_bucket(status)]++;
 }
 
 static void hcall_io(struct vcpu *v, uint64_t offset, bool write, void *data,

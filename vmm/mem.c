@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "minivmm/abi.h"
+#include "vmm/errmsg.h"
 #include "vmm/mem.h"
 
 int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
@@ -15,11 +15,9 @@ int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
 	mem->size = 0;
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		snprintf(err, errlen, "cannot map %llu MiB of guest RAM: %s",
-			 (unsigned long long)(size >> 20), strerror(errno));
-		return -1;
-	}
+	if (p == MAP_FAILED)
+		return errmsg(err, errlen, "cannot map %llu MiB of guest RAM: %s",
+			      (unsigned long long)(size >> 20), strerror(errno));
 	madvise(p, size, MADV_HUGEPAGE);
 	mem->host = p;
 	mem->size = size;

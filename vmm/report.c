@@ -58,10 +58,6 @@ static const char *unit_name(uint32_t unit)
 
 static void sum_stats(const struct vm *vm, struct vcpu_stats *all);
 
-_Static_assert((int)MVM_HV_ENC_REGULAR == (int)HV_ENC_REGULAR &&
-	       (int)MVM_HV_ENC_FAST == (int)HV_ENC_FAST &&
-	       (int)MVM_HV_ENC_XMM_FAST == (int)HV_ENC_XMM_FAST, "the ABI numbers encodings as hv/ does");
-
 /* The VMM-side histogram a record's vmm_kind/vmm_code names, or NULL. */
 static const struct lat_hist *vmm_side(const struct vcpu_stats *all, const struct mvm_result *r)
 {
@@ -163,7 +159,7 @@ static void sum_stats(const struct vm *vm, struct vcpu_stats *all)
 
 				lat_merge(&dst->lat, &src->lat);
 				dst->ud += src->ud;
-				for (unsigned int st = 0; st < 16; st++)
+				for (unsigned int st = 0; st < STATS_HCALL_STATUS_BUCKETS; st++)
 					dst->status[st] += src->status[st];
 			}
 	}
@@ -273,6 +269,32 @@ static json_t *rounds_json(const uint64_t *v, uint32_t rounds)
 	return a;
 }
 
+/*
+ * The VMM-side statistic a record maps to, by the names the "vmm" section
+ * uses: its key there, and for a hypercall the call and encoding of its
+ * row in vmm.hypercalls. Scripts read these instead of decoding vmm_code.
+ */
+static void record_vmm_names(json_t *o, const struct mvm_result *r)
+{
+	static const enum stats_kind kinds[] = {
+		[MVM_VMM_PIO_NULL] = STATS_PIO_NULL, [MVM_VMM_MMIO_NULL] = STATS_MMIO_NULL,
+		[MVM_VMM_MSR_USER] = STATS_MSR, [MVM_VMM_HCALL] = STATS_HCALL,
+	};
+	const char *call, *enc;
+
+	if (r->vmm_kind == MVM_VMM_NONE || r->vmm_kind >= sizeof(kinds) / sizeof(kinds[0])) {
+		json_object_set_new(o, "vmm_stat", json_null());
+		return;
+	}
+	json_object_set_new(o, "vmm_stat", json_string(stats_kind_name(kinds[r->vmm_kind])));
+	if (r->vmm_kind != MVM_VMM_HCALL)
+		return;
+	call = hv_call_name((uint16_t)r->vmm_code);
+	enc = (r->vmm_code >> 16) < HV_ENC_COUNT ? hv_encoding_name(r->vmm_code >> 16) : NULL;
+	json_object_set_new(o, "call", json_string(call ? call : "other"));
+	json_object_set_new(o, "encoding", enc ? json_string(enc) : json_null());
+}
+
 static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:i, s:i}",
@@ -288,6 +310,10 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 			      /* which VMM-side statistic (under "vmm") this row's exit is */
 			      "vmm_kind", (int)r->vmm_kind, "vmm_code", (int)r->vmm_code);
 
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "id", json_integer(r->id));
+	record_vmm_names(o, r);
 	json_object_set_new(o, "body", r->flags & MVM_RESULT_BODY ?
 			    json_integer((json_int_t)r->body) : json_null());
 	json_object_set_new(o, "in_noise", json_boolean(r->flags & MVM_RESULT_IN_NOISE));
@@ -412,25 +438,44 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The document, or NULL: json_pack() returns NULL for a string that is not
+ * UTF-8 (a host string such as the CPU model; guest names are checked when
+ * the record arrives) or when out of memory, and set_new/append_new refuse
+ * a NULL value. A document with a hole would read as complete.
+ */
+static json_t *report_doc(const struct vm *vm, int exit_status)
+{
+	json_t *root = json_object(), *recs = json_array();
+	int bad = !root || !recs;
+
+	for (size_t i = 0; i < vm->results.n && !bad; i++)
+		bad = json_array_append_new(recs, record_json(vm, &vm->results.recs[i]));
+	bad |= json_object_set_new(root, "abi_version", json_integer(MVM_ABI_VERSION));
+	bad |= json_object_set_new(root, "environment", env_json(vm));
+	bad |= json_object_set_new(root, "results", recs);
+	bad |= json_object_set_new(root, "vmm", vmm_json(vm));
+	bad |= json_object_set_new(root, "exit_status", json_integer(exit_status));
+	bad |= json_object_set_new(root, "rejected_records",
+				   json_integer((json_int_t)vm->results.rejected));
+	bad |= json_object_set_new(root, "suppressed_messages", suppressed_json(vm));
+	bad |= json_object_set_new(root, "unclaimed_accesses",
+				   json_integer((json_int_t)atomic_load(&vm->bus.unclaimed)));
+	if (bad) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
 /* To vm->json_fd (main.c opened it before the sandbox), which this closes. */
 int report_json(const struct vm *vm, const char *path, int exit_status)
 {
-	json_t *root = json_object(), *recs = json_array();
-	char *text;
+	json_t *root = report_doc(vm, exit_status);
+	char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
+	bool built = root != NULL;
 	int ret;
 
-	for (size_t i = 0; i < vm->results.n; i++)
-		json_array_append_new(recs, record_json(vm, &vm->results.recs[i]));
-	json_object_set_new(root, "abi_version", json_integer(MVM_ABI_VERSION));
-	json_object_set_new(root, "environment", env_json(vm));
-	json_object_set_new(root, "results", recs);
-	json_object_set_new(root, "vmm", vmm_json(vm));
-	json_object_set_new(root, "exit_status", json_integer(exit_status));
-	json_object_set_new(root, "rejected_records", json_integer((json_int_t)vm->results.rejected));
-	json_object_set_new(root, "suppressed_messages", suppressed_json(vm));
-	json_object_set_new(root, "unclaimed_accesses",
-			    json_integer((json_int_t)atomic_load(&vm->bus.unclaimed)));
-	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(root);
 	errno = ENOMEM;
 	ret = text ? write_all(vm->json_fd, text, strlen(text)) : -1;
@@ -438,7 +483,10 @@ int report_json(const struct vm *vm, const char *path, int exit_status)
 	/* close() too reports a failed write-back (NFS, a full disk). */
 	if (close(vm->json_fd))
 		ret = -1;
-	if (ret)
+	if (ret && !built)
+		fprintf(stderr, "minivmm: cannot write %s: a value would not go into JSON "
+			"(not UTF-8, or out of memory)\n", path);
+	else if (ret)
 		fprintf(stderr, "minivmm: cannot write %s: %s\n", path, strerror(errno));
 	return ret;
 }

@@ -25,6 +25,17 @@ static int terminated(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
+/* Terminated, and printable ASCII up to the NUL: names reach terminals and JSON (UTF-8). */
+static int printable(const char *s, size_t len)
+{
+	if (!terminated(s, len))
+		return 0;
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return 0;
+	return 1;
+}
+
 /* Per-round block medians: the row's inside [min, max], none past `rounds`. */
 static const char *check_round_values(const struct mvm_result *r)
 {
@@ -54,8 +65,8 @@ static const char *check_rounds(const struct mvm_result *r)
 		return "body set without MVM_RESULT_BODY";
 	if (r->body > r->max)
 		return "body above the slowest iteration";
-	if (r->reserved)
-		return "reserved field not zero";
+	if (r->id)
+		return "id set by the guest (the VMM numbers records)";
 	if (!(r->flags & MVM_RESULT_RATIO))
 		return r->ratio || r->ratio_lo || r->ratio_hi ? "ratio set without MVM_RESULT_RATIO" : NULL;
 	if (!r->baseline_id)
@@ -81,6 +92,9 @@ int results_validate(const struct mvm_result *r, char *why, size_t whylen)
 		bad = "case name empty or not NUL-terminated";
 	else if (!terminated(r->variant, sizeof(r->variant)))
 		bad = "variant not NUL-terminated";
+	else if (!printable(r->suite, sizeof(r->suite)) || !printable(r->name, sizeof(r->name)) ||
+		 !printable(r->variant, sizeof(r->variant)))
+		bad = "a name with a byte outside printable ASCII";
 	else if (r->unit > MVM_UNIT_PER_SEC)
 		bad = "unknown unit";
 	else if (r->cpl > 3)
@@ -135,24 +149,49 @@ void results_format_body(const struct mvm_result *r, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-int results_add(struct results *res, const struct mvm_result *r)
+/* Append a copy numbered n + 1 and store that id in *r; -1 with `why` if it cannot be. */
+int results_add(struct results *res, struct mvm_result *r, char *why, size_t whylen)
 {
-	int ret = 0;
+	const char *bad = NULL;
 
 	pthread_mutex_lock(&res->lock);
-	if (res->n == res->cap) {
+	if (r->baseline_id > res->n) {
+		bad = "baseline is not an earlier accepted record";
+	} else if (res->n == res->cap) {
 		size_t cap = res->cap ? res->cap * 2 : 64;
 		void *p = cap <= RESULTS_MAX ? realloc(res->recs, cap * sizeof(*r)) : NULL;
 
-		if (!p) {
-			ret = -1;
-			goto out;
+		if (p) {
+			res->recs = p;
+			res->cap = cap;
+		} else {
+			bad = "too many records";
 		}
-		res->recs = p;
-		res->cap = cap;
 	}
-	res->recs[res->n++] = *r;
-out:
+	if (!bad) {
+		r->id = (uint32_t)(res->n + 1);
+		res->recs[res->n++] = *r;
+	}
 	pthread_mutex_unlock(&res->lock);
-	return ret;
+	if (bad)
+		snprintf(why, whylen, "%s", bad);
+	return bad ? -1 : 0;
+}
+
+uint32_t results_take(struct results *res, const struct guest_mem *mem, uint64_t gpa,
+		      char *why, size_t whylen)
+{
+	const uint64_t id_gpa = gpa + offsetof(struct mvm_result, id);
+	struct mvm_result rec;
+	uint32_t id = 0;
+
+	if (mem_read(mem, gpa, &rec, sizeof(rec))) {
+		snprintf(why, whylen, "record does not lie inside guest RAM");
+		return 0;
+	}
+	if (!results_validate(&rec, why, whylen) && !results_add(res, &rec, why, whylen))
+		id = rec.id;
+	/* In RAM (mem_read said so): the guest learns the id, or 0 for "rejected". */
+	mem_write(mem, id_gpa, &id, sizeof(id));
+	return id;
 }

@@ -112,22 +112,3 @@ const char *stats_exit_name(unsigned int reason)
 	default: return "OTHER";
 	}
 }
-
-static const uint16_t hcall_slot_codes[STATS_HCALL_SLOTS - 1] = {
-	HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE, HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST,
-	HVCALL_SEND_IPI, HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX,
-	HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST_EX, HVCALL_SEND_IPI_EX,
-};
-
-unsigned int stats_hcall_slot(uint16_t code)
-{
-	for (unsigned int i = 0; i < STATS_HCALL_SLOTS - 1; i++)
-		if (hcall_slot_codes[i] == code)
-			return i;
-	return STATS_HCALL_SLOTS - 1;
-}
-
-uint16_t stats_hcall_slot_code(unsigned int slot)
-{
-	return slot < STATS_HCALL_SLOTS - 1 ? hcall_slot_codes[slot] : 0;
-}

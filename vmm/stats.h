@@ -36,14 +36,33 @@ enum stats_kind {
 	STATS_KINDS
 };
 
-/* The six implemented calls get a row each; everything else shares one. */
-#define STATS_HCALL_SLOTS	7
+/* Each call of hv/calls.c gets a slot, in its order; every other code shares the last. */
+#define STATS_HCALL_SLOTS	(HV_NR_CALLS + 1)
+
+/* Hypercall results by HV status code: codes 0..14 each, 15 and above in the last. */
+#define STATS_HCALL_STATUS_BUCKETS	16
 
 struct hcall_stats {
 	struct lat_hist lat;
-	uint64_t status[16];	/* by HV status code; larger codes land in 15 */
+	uint64_t status[STATS_HCALL_STATUS_BUCKETS];
 	uint64_t ud;		/* #UD injected */
 };
+
+static inline unsigned int stats_hcall_status_bucket(uint16_t status)
+{
+	return status < STATS_HCALL_STATUS_BUCKETS - 1 ? status : STATS_HCALL_STATUS_BUCKETS - 1;
+}
+
+static inline unsigned int stats_hcall_slot(uint16_t code)
+{
+	return hv_call_index(code);
+}
+
+/* The call code of a slot; 0 for the shared "other" slot. */
+static inline uint16_t stats_hcall_slot_code(unsigned int slot)
+{
+	return hv_call_code(slot);
+}
 
 /*
  * The histograms a vCPU uses most (hypercalls, kicks: the last kinds) end
@@ -70,7 +89,5 @@ void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 uint64_t lat_percentile(const struct lat_hist *h, unsigned int pct);
 const char *stats_kind_name(enum stats_kind k);
 const char *stats_exit_name(unsigned int reason);
-unsigned int stats_hcall_slot(uint16_t code);
-uint16_t stats_hcall_slot_code(unsigned int slot);	/* 0 for "other" */
 
 #endif

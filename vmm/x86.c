@@ -9,6 +9,7 @@
 
 #include "hv/hv.h"
 #include "minivmm/abi.h"
+#include "vmm/errmsg.h"
 #include "vmm/x86.h"
 
 #define PTE_P		0x001ULL
@@ -120,20 +121,14 @@ static int load_state(int vcpu_fd, unsigned int index, void (*fill)(struct kvm_s
 {
 	struct kvm_sregs sr;
 
-	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU %u: KVM_GET_SREGS: %s", index, strerror(errno));
-		return -1;
-	}
+	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr))
+		return errmsg(err, errlen, "vCPU %u: KVM_GET_SREGS: %s", index, strerror(errno));
 	fill(&sr);
-	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_SREGS (%s): %s", index, what,
-			 strerror(errno));
-		return -1;
-	}
-	if (ioctl(vcpu_fd, KVM_SET_REGS, regs)) {
-		snprintf(err, errlen, "vCPU %u: KVM_SET_REGS: %s", index, strerror(errno));
-		return -1;
-	}
+	if (ioctl(vcpu_fd, KVM_SET_SREGS, &sr))
+		return errmsg(err, errlen, "vCPU %u: KVM_SET_SREGS (%s): %s", index, what,
+			      strerror(errno));
+	if (ioctl(vcpu_fd, KVM_SET_REGS, regs))
+		return errmsg(err, errlen, "vCPU %u: KVM_SET_REGS: %s", index, strerror(errno));
 	return 0;
 }
 
@@ -208,11 +203,11 @@ static struct kvm_cpuid2 *get_supported(int kvm_fd, char *err, size_t errlen)
 			return c;
 		free(c);
 		if (errno != E2BIG) {
-			snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(errno));
+			errmsg(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(errno));
 			return NULL;
 		}
 	}
-	snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: table too large or out of memory");
+	errmsg(err, errlen, "KVM_GET_SUPPORTED_CPUID: table too large or out of memory");
 	return NULL;
 }
 
@@ -292,16 +287,26 @@ int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_
 	return r;
 }
 
+/* Bits 63:47 all equal: a 4-level GVA; any other is not mapped (the CPU raises #GP). */
+static bool x86_canonical(uint64_t gva)
+{
+	return ((int64_t)(gva << 16) >> 16) == (int64_t)gva;
+}
+
 int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint64_t *gpa)
 {
 	uint64_t table = cr3 & PTE_ADDR, e;
 
+	if (!x86_canonical(gva))
+		return -1;
 	for (int level = 3; level >= 0; level--) {
 		unsigned int idx = (gva >> (12 + 9 * level)) & 511;
 
 		if (mem_read(mem, table + idx * 8, &e, 8) || !(e & PTE_P))
 			return -1;
-		if (level && level < 3 && (e & PTE_PS)) {
+		if (level == 3 && (e & PTE_PS))
+			return -1;	/* reserved in a PML4E: the CPU faults */
+		if (level && (e & PTE_PS)) {
 			uint64_t size = 1ULL << (12 + 9 * level);
 
 			*gpa = (e & PTE_ADDR & ~(size - 1)) | (gva & (size - 1));
@@ -338,8 +343,8 @@ int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint
 {
 	if (!(s->cr0 & X86_CR0_PG))
 		return mem_read(mem, la, dst, len);
-	/* Only the 4-level tables x86_gva_to_gpa walks; 32-bit paging is not read. */
-	if (!(s->efer & X86_EFER_LMA))
+	/* Only the 4-level tables x86_gva_to_gpa walks: not 32-bit paging, not 5 levels. */
+	if (!(s->efer & X86_EFER_LMA) || (s->cr4 & X86_CR4_LA57))
 		return -1;
 	return x86_read_gva(mem, s->cr3, la, dst, len);
 }

@@ -18,6 +18,7 @@ struct hv;
 #define X86_CR4_BOOT	0x620ULL	/* OSXMMEXCPT | OSFXSR | PAE */
 #define X86_EFER_BOOT	0xd01ULL	/* NXE | LMA | LME | SCE */
 #define X86_CR4_PGE	(1ULL << 7)
+#define X86_CR4_LA57	(1ULL << 12)
 #define X86_EFER_LMA	(1ULL << 10)
 #define X86_CR0_PE	1ULL
 #define X86_CR0_PG	(1ULL << 31)
@@ -43,11 +44,20 @@ int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_
 /* KVM's paravirt feature bits as offered in the template (0 if none). */
 uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv);
 
-/* Walk the guest's 4-level page tables; -1 if not mapped or not RAM. */
+/*
+ * Walk the guest's 4-level page tables (4 KiB, 2 MiB and 1 GiB pages) to the
+ * GPA of `gva`; -1 if a GVA is not canonical, an entry is not present, a
+ * PML4E has PS set, or a table lies outside RAM. The GPA itself may lie
+ * outside RAM: reading it is the caller's bounds-checked mem_read().
+ */
 int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint64_t *gpa);
 /* Copy guest-virtual bytes through those tables (may cross pages); 0 or -1. */
 int x86_read_gva(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, void *dst, size_t len);
-/* Copy from a linear address in the vCPU's current paging mode; 0 or -1. */
+/*
+ * Copy from a linear address in the vCPU's current paging mode: paging off,
+ * the address is the GPA; 4-level paging, through CR3. 0, or -1 (also for
+ * 32-bit and 5-level paging, which are not walked).
+ */
 int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint64_t la,
 		    void *dst, size_t len);
 

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "hv/hv.h"
+#include "vmm/errmsg.h"
 #include "vmm/vcpu.h"
 #include "vmm/vcpu_ops.h"
 #include "vmm/vm.h"
@@ -87,24 +88,17 @@ static int64_t run_block(struct vcpu *v, uint64_t rip, char *err, size_t errlen)
 {
 	struct kvm_regs regs = { .rip = rip, .rsp = CALIB_STACK_TOP, .rflags = 0x2 };
 
-	if (ioctl(v->fd, KVM_SET_REGS, &regs)) {
-		snprintf(err, errlen, "xmm calibration: KVM_SET_REGS: %s", strerror(errno));
-		return -1;
-	}
-	if (ioctl(v->fd, KVM_RUN, 0)) {
-		snprintf(err, errlen, "xmm calibration: KVM_RUN: %s", strerror(errno));
-		return -1;
-	}
-	if (v->run->exit_reason != KVM_EXIT_IO || v->run->io.port != CALIB_PORT) {
-		snprintf(err, errlen, "xmm calibration: unexpected exit %u (want port 0x%x)",
-			 v->run->exit_reason, CALIB_PORT);
-		return -1;
-	}
+	if (ioctl(v->fd, KVM_SET_REGS, &regs))
+		return errmsg(err, errlen, "xmm calibration: KVM_SET_REGS: %s", strerror(errno));
+	if (ioctl(v->fd, KVM_RUN, 0))
+		return errmsg(err, errlen, "xmm calibration: KVM_RUN: %s", strerror(errno));
+	if (v->run->exit_reason != KVM_EXIT_IO || v->run->io.port != CALIB_PORT)
+		return errmsg(err, errlen, "xmm calibration: unexpected exit %u (want port 0x%x)",
+			      v->run->exit_reason, CALIB_PORT);
 	/* RAX is the OUT's source: final at the exit. Then let KVM finish the exit. */
-	if (ioctl(v->fd, KVM_GET_REGS, &regs) || vcpu_complete_exit(v)) {
-		snprintf(err, errlen, "xmm calibration: reading the result: %s", strerror(errno));
-		return -1;
-	}
+	if (ioctl(v->fd, KVM_GET_REGS, &regs) || vcpu_complete_exit(v))
+		return errmsg(err, errlen, "xmm calibration: reading the result: %s",
+			      strerror(errno));
 	return (int64_t)regs.rax;
 }
 
@@ -114,10 +108,8 @@ static int64_t time_get_fpu(struct vcpu *v, char *err, size_t errlen)
 	struct kvm_fpu fpu;
 	uint64_t t0 = now_ns();
 
-	if (ioctl(v->fd, KVM_GET_FPU, &fpu)) {
-		snprintf(err, errlen, "xmm calibration: KVM_GET_FPU: %s", strerror(errno));
-		return -1;
-	}
+	if (ioctl(v->fd, KVM_GET_FPU, &fpu))
+		return errmsg(err, errlen, "xmm calibration: KVM_GET_FPU: %s", strerror(errno));
 	return (int64_t)(now_ns() - t0);
 }
 
@@ -175,10 +167,8 @@ static int restore(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
 
 	if (scratch)	/* RAM is at least MVM_RAM_MIN, so it always is */
 		memset(scratch, 0, CALIB_STACK_TOP - CALIB_CODE_GPA);
-	if (ioctl(v->fd, KVM_SET_FPU, &fpu)) {
-		snprintf(err, errlen, "xmm calibration: KVM_SET_FPU: %s", strerror(errno));
-		return -1;
-	}
+	if (ioctl(v->fd, KVM_SET_FPU, &fpu))
+		return errmsg(err, errlen, "xmm calibration: KVM_SET_FPU: %s", strerror(errno));
 	return x86_init_vcpu(v->fd, &vm->entry, 0, err, errlen);
 }
 
@@ -189,10 +179,8 @@ static int measure(struct vm *vm, struct xmm_calib *c, char *err, size_t errlen)
 	size_t len = hv_page_spill_insns(body, sizeof(body));
 	uint8_t *code = mem_gpa_to_host(&vm->mem, CALIB_CODE_GPA, 0x1000);
 
-	if (!len || !code) {
-		snprintf(err, errlen, "xmm calibration: no room for the timed blocks (a bug)");
-		return -1;
-	}
+	if (!len || !code)
+		return errmsg(err, errlen, "xmm calibration: no room for the timed blocks (a bug)");
 	emit_timed(code, body, len);
 	emit_timed(code + CALIB_EMPTY_OFF, body, 0);
 	if (time_paths(vm, v, c, err, errlen))

@@ -329,8 +329,7 @@ static u32 submit(const struct bench *b, const struct bench_case *c, const struc
 		r.round_median[k] = m->block_med[ARM_ROW][k];
 		r.round_loop[k] = m->block_med[ARM_LOOP][k];
 	}
-	result_submit(&r);
-	return result_submitted();
+	return result_submit(&r);
 }
 
 /* Why row i cannot be measured (SKIP or FAIL decided by the caller), or NULL. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hyper-V groundwork: detection, the hypercall page, and the three calling
- * conventions (docs/guest.md, /work/shared/docs/hyperv-abi.md). Each call
+ * conventions (docs/guest.md, docs/hyperv.md). Each call
  * returns the hypercall result value (RAX): status in bits 15:0, reps
  * completed in 43:32. Call only after hv_enable_hypercalls() returned 0,
  * at CPL0: the TLFS allows hypercalls from CPL0 only.

@@ -9,6 +9,7 @@
 #define GUEST_LIB_HVTEST_H
 
 #include <hv/tlfs.h>
+#include <minivmm/abi.h>
 
 #include "lib/layout.h"
 #include "lib/types.h"
@@ -25,9 +26,9 @@
 #define HVT_IPI_VECTOR		0x50
 
 enum hvt_enc {
-	HVT_MEM,	/* regular: RDX = GPA of the block */
-	HVT_FAST,	/* RDX, R8 */
-	HVT_XMM,	/* RDX, R8, XMM0..5 */
+	HVT_MEM = MVM_HV_ENC_REGULAR,	/* regular: RDX = GPA of the block */
+	HVT_FAST = MVM_HV_ENC_FAST,	/* RDX, R8 */
+	HVT_XMM = MVM_HV_ENC_XMM_FAST,	/* RDX, R8, XMM0..5 */
 };
 
 /* An input block under construction: the same layout in every encoding. */

@@ -28,15 +28,10 @@ void result_set_stats(struct mvm_result *r, const struct stats *s)
 	r->mean = s->mean;
 }
 
-static u32 submitted;
-
-void result_submit(struct mvm_result *r)
+u32 result_submit(struct mvm_result *r)
 {
+	barrier();	/* the record is in memory before the VMM reads it */
 	outl(MVM_PORT_RESULTS, (u32)(uintptr_t)r);
-	atomic_inc(&submitted);
-}
-
-u32 result_submitted(void)
-{
-	return READ_ONCE(submitted);
+	barrier();	/* and its id is read after the VMM wrote it */
+	return READ_ONCE(r->id);
 }

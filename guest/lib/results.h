@@ -15,16 +15,14 @@ void result_init(struct mvm_result *r, const char *suite, const char *name,
 void result_set_stats(struct mvm_result *r, const struct stats *s);
 
 /*
- * Hand the record to the VMM: `outl` of its GPA (== its address: the
+ * Hand the record (its id 0, as result_init() left it) to the VMM: `outl` of its GPA (== its address: the
  * payload runs on the identity map below 4 GiB). The VMM copies it at once,
- * so a stack buffer is fine. Works at CPL3 under run_user().
+ * so a stack buffer is fine, and writes the record's id back before the
+ * `outl` returns. Returns that id -- the number a later record's
+ * baseline_id names -- or 0 if the VMM rejected the record. The VMM alone
+ * numbers records, so a rejected one cannot shift the others' ids.
+ * Works at CPL3 under run_user().
  */
-void result_submit(struct mvm_result *r);
-
-/*
- * Records submitted so far: the VMM numbers accepted records 1, 2, ... in
- * arrival order, which is what mvm_result.baseline_id refers to.
- */
-u32 result_submitted(void);
+u32 result_submit(struct mvm_result *r);
 
 #endif /* GUEST_LIB_RESULTS_H */

@@ -39,6 +39,7 @@ static const struct spoil spoils[] = {
 	{ FILL, FIELD(name), 'x' },
 	{ FILL, FIELD(name), 0 },
 	{ FILL, FIELD(variant), 'x' },
+	{ STORE, FIELD(name), 0x1b },		/* "\e": not printable */
 	{ STORE, FIELD(unit), MVM_UNIT_PER_SEC + 1 },
 	{ STORE, FIELD(unit), 0xffffffff },
 	{ STORE, FIELD(cpl), 4 },
@@ -50,6 +51,8 @@ static const struct spoil spoils[] = {
 	{ STORE, FIELD(p99), 2 },		/* p99 > max */
 	{ STORE, FIELD(mean), 0 },		/* mean < min */
 	{ STORE, FIELD(mean), 2 },		/* mean > max */
+	{ STORE, FIELD(id), 1 },		/* ids are the VMM's to assign */
+	{ STORE, FIELD(baseline_id), 0x7fffffff },	/* no such earlier record */
 };
 
 static struct mvm_result rec __aligned(64);
@@ -93,20 +96,41 @@ static u32 bad_handovers(void)
 	return 4;
 }
 
+/*
+ * After the rejections: a row compared with the accepted one, through the
+ * id the VMM handed back. Rejected records take no id, so the report's
+ * "vs baseline" label names "accepted valid" (tests/integration/cases.d/hostile.sh).
+ */
+static void compared_record(u32 base)
+{
+	good_record(&rec, "compared");
+	rec.flags = MVM_RESULT_RATIO;
+	rec.baseline_id = base;
+	rec.rounds = 1;
+	rec.ratio = rec.ratio_lo = rec.ratio_hi = MVM_RATIO_ONE;
+	rec.round_median[0] = 1;
+	rec.round_loop[0] = 1;
+	report_why(result_submit(&rec) == base + 1, "the compared row is numbered after the accepted one",
+		   "id %u, accepted row's %u", rec.id, base);
+}
+
 static void suite_hostile_records(const char *arg)
 {
-	u32 n = 0;
+	u32 n = 0, ids = 0, id;
 
 	(void)arg;
 	for (u32 i = 0; i < ARRAY_SIZE(spoils); i++, n++) {
 		good_record(&rec, "malformed");
 		apply(&rec, &spoils[i]);
-		result_submit(&rec);
+		ids |= result_submit(&rec);
 	}
 	n += bad_handovers();
+	report_why(!ids, "every malformed record was given id 0", "an id was given: bits 0x%x", ids);
 	good_record(&rec, "accepted");
-	result_submit(&rec);
+	id = result_submit(&rec);
 	printf("hostile-records: %u malformed records handed over, then 1 valid one\n", n);
+	report_why(id != 0, "the valid record was given an id", "id 0: rejected");
+	compared_record(id);
 	report_why(inb(MVM_PORT_NULL) == 0, "VMM still answers after the malformed records",
 		   "null port read was not 0");
 }

@@ -237,8 +237,7 @@ static u32 submit_rate(const char *name, const char *variant, u64 iters, const s
 	r.unit = MVM_UNIT_PER_SEC;
 	r.targets = run.nr_cpus;
 	r.baseline_id = baseline_id;
-	result_submit(&r);
-	return result_submitted();
+	return result_submit(&r);
 }
 
 /* Only the totals get a ratio: a median of a handful of per-vCPU rates is noise. */

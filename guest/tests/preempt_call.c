@@ -151,8 +151,7 @@ static u32 slow_path_one(const struct slow_variant *v, u64 window_ms, u32 baseli
 	r.targets = run.nr_cpus - 1;
 	r.unit = MVM_UNIT_CYCLES;
 	r.baseline_id = baseline_id;
-	result_submit(&r);
-	return result_submitted();
+	return result_submit(&r);
 }
 
 static void check_slow_path(u64 window_ms)

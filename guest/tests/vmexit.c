@@ -139,12 +139,9 @@ enum {
 };
 
 #define HCALL_ROW(nm, enc, h, code, base)					\
-	{ .name = nm, .variant = ENC_NAME_##enc, .body = do_null_hcall,		\
+	{ .name = nm, .variant = MVM_HV_ENC_NAME_##enc, .body = do_null_hcall,		\
 	  .setup = null_hcall_setup, .arg = h, .vmm_kind = MVM_VMM_HCALL,		\
 	  .vmm_code = MVM_VMM_HCALL_CODE(code, MVM_HV_ENC_##enc), .baseline = BENCH_ROW(base) }
-#define ENC_NAME_REGULAR	"regular"
-#define ENC_NAME_FAST		"fast"
-#define ENC_NAME_XMM_FAST	"xmm-fast"
 
 static const struct bench_case rows[NR_ROWS] = {
 	[CPUID0] = { .name = "cpuid", .variant = "kvm", .body = do_cpuid },

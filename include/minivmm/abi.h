@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define MVM_ABI_VERSION		4
+#define MVM_ABI_VERSION		5
 #define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
 
 /*
@@ -83,7 +83,10 @@ struct mvm_bootinfo {
 
 /*
  * A measurement record. The guest fills one and `outl`s its GPA to
- * MVM_PORT_RESULTS; the VMM copies it at once, so the buffer may be reused.
+ * MVM_PORT_RESULTS; the VMM copies it at once, so the buffer may be reused,
+ * and writes the record's `id` back before the `outl` returns: the VMM alone
+ * numbers records (accepted ones 1, 2, ...; 0 = rejected), and `baseline_id`
+ * names one of those numbers, so a rejected record cannot shift the others.
  * Times are TSC cycles per iteration of the timed loop, the loop's own cost
  * included (`overhead` says what that is). Ratios are fixed point, in
  * 1/MVM_RATIO_ONE, measured by the guest: the VMM only prints them.
@@ -119,13 +122,13 @@ struct mvm_result {
 	uint64_t iters;
 	uint64_t min, median, p90, p99, max, mean;	/* loop included */
 	uint64_t overhead;		/* the empty loop's median, same CPL, same rounds */
-	uint64_t baseline_id;		/* nonzero: index+1 of the row this is compared to */
+	uint64_t baseline_id;		/* nonzero: the `id` of the earlier row this is compared to */
 	uint64_t body;			/* MVM_RESULT_BODY: median over rounds of row - loop */
 	uint32_t flags;			/* MVM_RESULT_* */
 	uint32_t rounds;		/* interleaved block rounds the ratios come from */
 	uint32_t ratio;			/* vs baseline: median over rounds, 1/MVM_RATIO_ONE */
 	uint32_t ratio_lo, ratio_hi;	/* its interquartile range over rounds */
-	uint32_t reserved;
+	uint32_t id;			/* version 5: the VMM writes it; the guest submits 0 */
 	/* Version 4: per round k < rounds, the block medians the body and ratio come from. */
 	uint64_t round_median[MVM_RESULT_ROUNDS_MAX];	/* the row's; 0 from `rounds` on */
 	uint64_t round_loop[MVM_RESULT_ROUNDS_MAX];	/* the empty loop's; 0 from `rounds` on */
@@ -140,12 +143,19 @@ enum mvm_vmm_kind {
 	MVM_VMM_HCALL = 4,
 };
 
-/* Hypercall encodings, as the VMM's statistics count them. */
+/*
+ * Hypercall encodings: the one definition (hv/hv.h's enum hv_encoding and
+ * the guest's enum hvt_enc take their values from it), with the names that
+ * --json, --stats and the guest's rows spell them by.
+ */
 enum mvm_hv_enc {
 	MVM_HV_ENC_REGULAR = 0,
 	MVM_HV_ENC_FAST = 1,
 	MVM_HV_ENC_XMM_FAST = 2,
 };
+#define MVM_HV_ENC_NAME_REGULAR		"regular"
+#define MVM_HV_ENC_NAME_FAST		"fast"
+#define MVM_HV_ENC_NAME_XMM_FAST	"xmm-fast"
 
 /* vmm_code of an MVM_VMM_HCALL record: call code in bits 15:0, encoding in 17:16. */
 #define MVM_VMM_HCALL_CODE(code, enc)	((uint32_t)(code) | ((uint32_t)(enc) << 16))

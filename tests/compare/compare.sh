@@ -26,6 +26,42 @@ print("".join(sorted("%s/%s/%s/cpl%d:%s;" % (r["suite"], r["case"], r["variant"]
 count() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$1"; }
 slow_rows="vmexit/pio-in null/user/cpl0:slower;vmexit/pio-in null/user/cpl3:slower;"
 
+# The shared reader (scripts/minivmm_json.py) every script uses: ids (the VMM's
+# since ABI 5, the 1-based place before), baselines by id, VMM-side rows by name.
+check "minivmm_json: ids, baselines and VMM-side rows by name" python3 - "$top/scripts" "$fx" <<'PY'
+import glob, json, os, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+import minivmm_json as m
+old = m.load(sorted(glob.glob(os.path.join(sys.argv[2], "vmexit-old1.json")))[0])
+recs = m.records(old)
+assert [r["id"] for r in recs] == list(range(1, len(recs) + 1))
+row = next(r for r in recs if r["baseline"])
+assert m.baseline(old, row) is recs[row["baseline"] - 1]
+assert m.vmm_side(old, row) is None                     # no names before ABI 5
+new = {"environment": {"tsc_khz": 2000000}, "vmm": {"pio-null": {"count": 3},
+       "hypercalls": [{"call": "SendSyntheticClusterIpi", "encoding": "fast", "count": 7}]},
+       "results": [{"id": 1, "case": "a", "variant": "x", "cpl": 0, "targets": 0, "baseline": 0,
+                    "vmm_stat": "pio-null"},
+                   {"id": 3, "case": "b", "variant": "fast", "cpl": 0, "targets": 0, "baseline": 1,
+                    "vmm_stat": "hypercall", "call": "SendSyntheticClusterIpi", "encoding": "fast"},
+                   {"id": 4, "case": "c", "variant": "y", "cpl": 3, "targets": 0, "baseline": 2,
+                    "vmm_stat": None}]}
+r1, r3, r4 = m.records(new)
+assert m.baseline(new, r3) is r1 and m.baseline(new, r4) is None and m.by_id(new, 3) is r3
+assert m.vmm_side(new, r1)["count"] == 3 and m.vmm_side(new, r3)["count"] == 7
+assert m.vmm_side(new, r4) is None and m.find(new, "c", "y", cpl=3) is r4
+assert m.ns(new, 2000) == 1000.0
+with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+    f.write("[]")
+    f.flush()
+    try:
+        m.load(f.name)
+        raise SystemExit("a list loaded as a document")
+    except m.FormatError as e:
+        assert "not a minivmm --json file" in str(e)
+    assert m.load_or_none(f.name) is None
+PY
+
 # The statistics against values known in closed form.
 check "U test, t distribution and Holm give textbook values" python3 - "$cmp" <<'PY'
 import importlib.machinery, math, sys

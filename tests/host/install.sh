@@ -23,7 +23,8 @@ prefix=$t/usr
 files=(bin/minivmm lib/minivmm/guest.elf share/doc/minivmm/README.md
 	share/doc/minivmm/abi.md)
 [ -f "$top/minivmm.1" ] && files+=(share/man/man1/minivmm.1)
-[ -f "$top/scripts/minivmm-compare" ] && files+=(bin/minivmm-compare share/man/man1/minivmm-compare.1)
+[ -f "$top/scripts/minivmm-compare" ] && files+=(bin/minivmm-compare share/man/man1/minivmm-compare.1
+	lib/minivmm/minivmm_json.py)
 
 if make -s -C "$t/src" install PREFIX="$prefix" >"$t/log" 2>&1; then
 	ok "make install PREFIX=$prefix"

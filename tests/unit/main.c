@@ -1,32 +1,24 @@
 // SPDX-License-Identifier: MIT
-/* One runner for every host unit suite (Check). */
+/* One runner for every host unit suite (Check); suites register themselves (suites.h). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tests/unit/suites.h"
 
 int main(void)
 {
-	SRunner *sr = srunner_create(mem_suite());
+	const struct unit_suite *u = __start_unit_suites;
+	SRunner *sr;
 	int failed;
 
-	srunner_add_suite(sr, loader_suite());
-	srunner_add_suite(sr, options_suite());
-	srunner_add_suite(sr, bus_suite());
-	srunner_add_suite(sr, stats_suite());
-	srunner_add_suite(sr, results_suite());
-	srunner_add_suite(sr, hv_suite());
-	srunner_add_suite(sr, hv_page_suite());
-	srunner_add_suite(sr, ratelimit_suite());
-	srunner_add_suite(sr, insn_out_suite());
-	srunner_add_suite(sr, multiboot_suite());
-	srunner_add_suite(sr, acpi_suite());
-	srunner_add_suite(sr, devices_suite());
-	srunner_add_suite(sr, sandbox_suite());
-	srunner_add_suite(sr, vpset_suite());
-	srunner_add_suite(sr, xmm_calib_suite());
-	srunner_add_suite(sr, vcpu_hold_suite());
-	srunner_add_suite(sr, resetstate_suite());
+	if (u == __stop_unit_suites) {
+		fprintf(stderr, "unit: no suite registered\n");
+		return EXIT_FAILURE;
+	}
+	sr = srunner_create(u->make());
+	for (u++; u < __stop_unit_suites; u++)
+		srunner_add_suite(sr, u->make());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

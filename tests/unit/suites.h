@@ -1,26 +1,24 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Host unit suites register themselves, as guest suites do (guest/suite.h):
+ * each tests/unit/test_<module>.c ends with UNIT_SUITE(its_suite_fn), which
+ * puts the function in the unit_suites section; main.c runs every entry the
+ * linker collected there. Adding a test file edits nothing else.
+ */
 #ifndef TESTS_UNIT_SUITES_H
 #define TESTS_UNIT_SUITES_H
 
 #include <check.h>
 
-Suite *mem_suite(void);
-Suite *loader_suite(void);
-Suite *options_suite(void);
-Suite *bus_suite(void);
-Suite *stats_suite(void);
-Suite *results_suite(void);
-Suite *hv_suite(void);
-Suite *hv_page_suite(void);
-Suite *ratelimit_suite(void);
-Suite *insn_out_suite(void);
-Suite *multiboot_suite(void);
-Suite *acpi_suite(void);
-Suite *devices_suite(void);
-Suite *sandbox_suite(void);
-Suite *vpset_suite(void);
-Suite *xmm_calib_suite(void);
-Suite *vcpu_hold_suite(void);
-Suite *resetstate_suite(void);
+struct unit_suite {
+	Suite *(*make)(void);
+};
+
+#define UNIT_SUITE(fn)								\
+	static const struct unit_suite unit_suite_##fn				\
+	__attribute__((used, aligned(sizeof(void *)), section("unit_suites"))) = { fn }
+
+/* Defined by the linker around the section (its name is a C identifier). */
+extern const struct unit_suite __start_unit_suites[], __stop_unit_suites[];
 
 #endif

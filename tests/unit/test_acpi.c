@@ -180,7 +180,7 @@ START_TEST(test_errors)
 }
 END_TEST
 
-Suite *acpi_suite(void)
+static Suite *acpi_suite(void)
 {
 	Suite *s = suite_create("acpi");
 	TCase *tc = tcase_create("tables");
@@ -194,3 +194,4 @@ Suite *acpi_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(acpi_suite);

@@ -115,7 +115,7 @@ START_TEST(test_pmtimer)
 }
 END_TEST
 
-Suite *devices_suite(void)
+static Suite *devices_suite(void)
 {
 	Suite *s = suite_create("devices");
 	TCase *tc = tcase_create("models");
@@ -129,3 +129,4 @@ Suite *devices_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(devices_suite);

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* The hypercall page's spill block, as handed to the XMM-path calibration. */
+/* hv/page.c: the hypercall page's bytes as objdump reads them, and its spill block as handed
+ * to the XMM-path calibration. */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hv/internal.h"
+#include "tests/unit/hv_fake.h"
 #include "tests/unit/suites.h"
 
 #define MOVDQU_STORE	"\xf3\x0f\x7f"
@@ -48,13 +53,97 @@ START_TEST(test_spill_insns_refuse_short_buffer)
 }
 END_TEST
 
-Suite *hv_page_suite(void)
+/* ---- the page bytes, as the disassembler sees them ----------------------- */
+
+#define OUT_HCALL	"out %al,$" PORT_STR(MVM_PORT_HCALL)
+#define PORT_STR(p)	PORT_STR2(p)
+#define PORT_STR2(p)	#p
+
+static const char *const spill_asm[] = {
+	"test $0x10000,%ecx",
+	"je 0xe",
+	"cmp $0xb,%cx",
+	"jne 0x11",
+	OUT_HCALL,
+	"ret",
+	"lea -0x80(%rsp),%rsp",
+	"movdqu %xmm0,(%rsp)",
+	"movdqu %xmm1,0x10(%rsp)",
+	"movdqu %xmm2,0x20(%rsp)",
+	"movdqu %xmm3,0x30(%rsp)",
+	"movdqu %xmm4,0x40(%rsp)",
+	"movdqu %xmm5,0x50(%rsp)",
+	OUT_HCALL,
+	"lea 0x80(%rsp),%rsp",
+	"ret",
+};
+
+/* "  1b:\tf3 0f ...\tmovdqu %xmm2,0x20(%rsp)" -> "movdqu %xmm2,0x20(%rsp)" */
+static bool objdump_insn(const char *line, char *insn, size_t size)
+{
+	const char *p = strchr(line, '\t');
+	size_t n = 0;
+
+	if (!p || !strchr(line, ':') || !(p = strchr(p + 1, '\t')))
+		return false;	/* header, or the tail of a long encoding */
+	for (p++; *p && *p != '\n' && n + 1 < size; p++) {
+		if (*p == ' ' && (n == 0 || insn[n - 1] == ' '))
+			continue;
+		insn[n++] = *p;
+	}
+	while (n && insn[n - 1] == ' ')
+		n--;
+	insn[n] = 0;
+	if (!strcmp(insn, "retq"))	/* older binutils */
+		strcpy(insn, "ret");
+	return n > 0;
+}
+
+START_TEST(test_page_disassembly)
+{
+	struct hv_config cfg = fake_cfg(CFG_FULL);
+	struct fake_host *f = fake_new();
+	char path[] = "/tmp/hv-page-XXXXXX";
+	char cmd[128], line[256], insn[128];
+	size_t nr = 0;
+	FILE *p;
+	int fd;
+
+	cfg.xmm_spill = true;
+	hv_destroy(fake_hv_enabled(f, &cfg));
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, f->ram + PAGE_GPA, fake_page_spill_len),
+			 (ssize_t)fake_page_spill_len);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "objdump -D -b binary -mi386:x86-64 %s", path);
+	p = popen(cmd, "r");
+	ck_assert_msg(p != NULL, "objdump (binutils) is needed: %s", cmd);
+	while (fgets(line, sizeof(line), p)) {
+		if (!objdump_insn(line, insn, sizeof(insn)))
+			continue;
+		ck_assert_msg(nr < sizeof(spill_asm) / sizeof(spill_asm[0]),
+			      "extra instruction '%s'", insn);
+		ck_assert_str_eq(insn, spill_asm[nr]);
+		nr++;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	unlink(path);
+	ck_assert_uint_eq(nr, sizeof(spill_asm) / sizeof(spill_asm[0]));
+	fake_free(f);
+}
+END_TEST
+
+
+static Suite *hv_page_suite(void)
 {
 	Suite *s = suite_create("hv_page");
-	TCase *tc = tcase_create("spill");
+	TCase *tc = tcase_create("page");
 
 	tcase_add_test(tc, test_spill_insns_are_the_page_s);
 	tcase_add_test(tc, test_spill_insns_refuse_short_buffer);
+	tcase_add_test(tc, test_page_disassembly);
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(hv_page_suite);

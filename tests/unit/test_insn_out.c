@@ -290,7 +290,7 @@ START_TEST(test_modes)
 }
 END_TEST
 
-Suite *insn_out_suite(void)
+static Suite *insn_out_suite(void)
 {
 	Suite *s = suite_create("insn_out");
 	TCase *tc = tcase_create("locate");
@@ -303,3 +303,4 @@ Suite *insn_out_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(insn_out_suite);

@@ -266,7 +266,7 @@ START_TEST(test_file_errors)
 }
 END_TEST
 
-Suite *loader_suite(void)
+static Suite *loader_suite(void)
 {
 	Suite *s = suite_create("loader");
 	TCase *tc = tcase_create("elf");
@@ -291,3 +291,4 @@ Suite *loader_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(loader_suite);

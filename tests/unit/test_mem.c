@@ -79,7 +79,7 @@ START_TEST(test_unmappable)
 }
 END_TEST
 
-Suite *mem_suite(void)
+static Suite *mem_suite(void)
 {
 	Suite *s = suite_create("mem");
 	TCase *tc = tcase_create("bounds");
@@ -94,3 +94,4 @@ Suite *mem_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(mem_suite);

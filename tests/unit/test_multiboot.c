@@ -366,7 +366,7 @@ START_TEST(test_info_errors)
 }
 END_TEST
 
-Suite *multiboot_suite(void)
+static Suite *multiboot_suite(void)
 {
 	Suite *s = suite_create("multiboot");
 	TCase *tc = tcase_create("loader");
@@ -398,3 +398,4 @@ Suite *multiboot_suite(void)
 	suite_add_tcase(s, ti);
 	return s;
 }
+UNIT_SUITE(multiboot_suite);

@@ -311,7 +311,7 @@ START_TEST(test_default_mem_grows)
 }
 END_TEST
 
-Suite *options_suite(void)
+static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
 	TCase *tc = tcase_create("parse");
@@ -335,3 +335,4 @@ Suite *options_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(options_suite);

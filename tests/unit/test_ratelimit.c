@@ -134,7 +134,7 @@ START_TEST(test_say_prints_burst_and_one_note)
 }
 END_TEST
 
-Suite *ratelimit_suite(void)
+static Suite *ratelimit_suite(void)
 {
 	Suite *s = suite_create("ratelimit");
 	TCase *tc = tcase_create("guest messages");
@@ -146,3 +146,4 @@ Suite *ratelimit_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(ratelimit_suite);

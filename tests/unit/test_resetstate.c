@@ -107,7 +107,7 @@ START_TEST(test_gprs_do_not_decide)
 }
 END_TEST
 
-Suite *resetstate_suite(void)
+static Suite *resetstate_suite(void)
 {
 	Suite *s = suite_create("resetstate");
 	TCase *tc = tcase_create("core");
@@ -119,3 +119,4 @@ Suite *resetstate_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(resetstate_suite);

@@ -314,7 +314,7 @@ START_TEST(test_main_filter)
 }
 END_TEST
 
-Suite *sandbox_suite(void)
+static Suite *sandbox_suite(void)
 {
 	Suite *s = suite_create("sandbox");
 	TCase *tc = tcase_create("filters");
@@ -328,3 +328,4 @@ Suite *sandbox_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(sandbox_suite);

@@ -237,7 +237,7 @@ START_TEST(test_release_frees_waiters)
 }
 END_TEST
 
-Suite *vcpu_hold_suite(void)
+static Suite *vcpu_hold_suite(void)
 {
 	Suite *s = suite_create("vcpu_hold");
 	TCase *tc = tcase_create("core");
@@ -254,3 +254,4 @@ Suite *vcpu_hold_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(vcpu_hold_suite);

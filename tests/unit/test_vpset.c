@@ -12,6 +12,7 @@
 
 #include "hv/hv.h"
 #include "minivmm/abi.h"
+#include "tests/unit/suites.h"
 
 #define RAM_SIZE	(64ull << 10)
 #define CALLER		0
@@ -320,7 +321,7 @@ START_TEST(test_vpmask_next_walk)
 }
 END_TEST
 
-Suite *vpset_suite(void)
+static Suite *vpset_suite(void)
 {
 	Suite *s = suite_create("vpset");
 	TCase *tc = tcase_create("edges");
@@ -335,3 +336,4 @@ Suite *vpset_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(vpset_suite);

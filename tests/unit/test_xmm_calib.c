@@ -86,7 +86,7 @@ START_TEST(test_spill_no_tsc_rate)
 }
 END_TEST
 
-Suite *xmm_calib_suite(void)
+static Suite *xmm_calib_suite(void)
 {
 	Suite *s = suite_create("xmm_calib");
 	TCase *tc = tcase_create("core");
@@ -99,3 +99,4 @@ Suite *xmm_calib_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(xmm_calib_suite);

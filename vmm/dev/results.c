@@ -23,7 +23,6 @@ static void reject(struct vcpu *v, uint64_t gpa, const char *why)
 static void results_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		       unsigned int size, void *state)
 {
-	struct mvm_result rec;
 	uint32_t gpa = 0;
 	char why[128];
 
@@ -35,16 +34,8 @@ static void results_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		return;
 	}
 	memcpy(&gpa, data, 4);
-	if (mem_read(vm_mem(vcpu_vm(v)), gpa, &rec, sizeof(rec))) {
-		reject(v, gpa, "record does not lie inside guest RAM");
-		return;
-	}
-	if (results_validate(&rec, why, sizeof(why))) {
+	if (!results_take(vm_results(vcpu_vm(v)), vm_mem(vcpu_vm(v)), gpa, why, sizeof(why)))
 		reject(v, gpa, why);
-		return;
-	}
-	if (results_add(vm_results(vcpu_vm(v)), &rec))
-		reject(v, gpa, "too many records");
 }
 
 static const struct bus_desc results_desc = {

@@ -89,9 +89,33 @@ hostile_reasons_ok() {
 	done
 }
 
+# hr_ids_check FILE: in the JSON, "compared" names the "accepted" row's id
+# as its baseline, and each id is its row's place (1, 2, ...), or why not.
+hr_ids_check() {
+	awk '
+		function num(line) { sub(/.*": /, "", line); sub(/,$/, "", line); return line + 0 }
+		/"baseline": / { b = num($0) }
+		/"case": "/ { s = $0; sub(/.*"case": "/, "", s); sub(/".*/, "", s) }
+		/"id": / { id = num($0) }
+		/^ *},?$/ {
+			if (s != "") {
+				row++
+				if (id != row) why = why " row " row " has id " id
+				if (s == "accepted") acc = id
+				if (s == "compared") cmp = b
+			}
+			s = ""
+		}
+		END {
+			if (!acc || cmp != acc) why = why " compared vs " cmp ", accepted is " acc
+			if (why != "") { print substr(why, 2); exit 1 }
+		}' "$1"
+}
+
 c="hostile-records: every malformed record rejected, the first 5 named, exit 1"
-if run "$c" 1 -- --timeout 60 "$ELF" -- hostile-records &&
-	has "$c" out " passed, 0 failed" && has "$c" out "accepted"; then
+if run "$c" 1 -- --timeout 60 --json "$T/hr.json" "$ELF" -- hostile-records &&
+	has "$c" out " passed, 0 failed" && has "$c" out "accepted" &&
+	has "$c" out "1.000x [1.000-1.000] accepted valid (1 rounds)"; then
 	want=$(sed -n 's/^hostile-records: \([0-9]*\) malformed.*/\1/p' "$T/out")
 	got=$(grep -c 'rejected: ' "$T/err")
 	why=$(hostile_reasons_ok)
@@ -99,6 +123,8 @@ if run "$c" 1 -- --timeout 60 "$ELF" -- hostile-records &&
 		bad "$c" "$got rejections named, expected $GUEST_MSG_BURST (guest handed over '${want:-?}')"
 	elif [ -n "$why" ]; then
 		bad "$c" "$why"
+	elif ! why=$(hr_ids_check "$T/hr.json"); then
+		bad "$c" "ids in the JSON: $why"
 	else
 		has "$c" err "$((want - GUEST_MSG_BURST)) more 'result record rejected' messages suppressed" &&
 			has "$c" err "$want result record(s) were rejected; exiting 1" && ok "$c"

@@ -1,196 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* The bus registry, the latency histogram and result-record validation. */
+/*
+ * Result records: validation, formatting, the VMM's numbering, and the
+ * ids as the report and --json show them after a rejected record.
+ */
 #include <check.h>
+#include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "tests/unit/suites.h"
-#include "vmm/bus.h"
+#include "vmm/report.h"
 #include "vmm/results.h"
-#include "vmm/stats.h"
-
-static unsigned int hits;
-static uint64_t last_offset;
-static bool last_write;
-
-static void count_io(struct vcpu *v, uint64_t offset, bool write, void *data,
-		     unsigned int size, void *state)
-{
-	(void)v;
-	(void)state;
-	hits++;
-	last_offset = offset;
-	last_write = write;
-	if (!write)
-		memset(data, 0x5a, size);
-}
-
-static const struct bus_desc count_desc = { .name = "count", .kind = STATS_PIO_OTHER, .io = count_io };
-
-START_TEST(test_bus_register_dispatch)
-{
-	struct bus bus;
-	uint32_t val = 0;
-
-	bus_init(&bus);
-	hits = 0;
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x3f8, 8, &count_desc, NULL), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x3ff, 1, &count_desc, NULL), -1);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0xfffe, 4, &count_desc, NULL), -1);
-	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x3f8, 8, &count_desc, NULL), 0);
-	ck_assert_ptr_eq(bus_dispatch(&bus, NULL, BUS_PIO, 0x3fd, false, &val, 1),
-			 &bus.ranges[BUS_PIO][0]);
-	ck_assert_uint_eq(hits, 1);
-	ck_assert_uint_eq(last_offset, 5);	/* the offset inside the range, not the port */
-	ck_assert_uint_eq(val & 0xff, 0x5a);
-	/* An access that straddles the end of the range is nobody's. */
-	ck_assert_ptr_null(bus_dispatch(&bus, NULL, BUS_PIO, 0x3fe, false, &val, 4));
-	ck_assert_ptr_null(bus_dispatch(&bus, NULL, BUS_PIO, 0x2f8, true, &val, 1));
-	ck_assert_uint_eq(hits, 1);
-	bus_destroy(&bus);
-}
-END_TEST
-
-/* The flags are the bus's business: the handler never sees what they answer. */
-START_TEST(test_bus_flags_and_kind)
-{
-	static const struct bus_desc wo = {
-		.name = "wo", .kind = STATS_HCALL, .flags = BUS_F_WRITE_ONLY, .io = count_io,
-	};
-	static const struct bus_desc ro = {
-		.name = "ro", .kind = STATS_PIO_NULL, .flags = BUS_F_READ_ONLY, .io = count_io,
-	};
-	static const struct bus_desc none = { .name = "none", .kind = STATS_MMIO_NULL };
-	struct bus bus;
-	uint32_t val = 0;
-
-	bus_init(&bus);
-	hits = 0;
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x10, 4, &wo, NULL), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x20, 4, &ro, NULL), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x1000, 0x1000, &none, NULL), 0);
-	ck_assert_uint_eq(bus_dispatch(&bus, NULL, BUS_PIO, 0x10, false, &val, 4)->desc.kind,
-			  STATS_HCALL);
-	ck_assert_uint_eq(val, 0xffffffff);
-	ck_assert_uint_eq(hits, 0);
-	val = 7;
-	ck_assert_ptr_nonnull(bus_dispatch(&bus, NULL, BUS_PIO, 0x12, true, &val, 2));
-	ck_assert_uint_eq(hits, 1);
-	ck_assert(last_write);
-	ck_assert_uint_eq(last_offset, 2);
-	ck_assert_ptr_nonnull(bus_dispatch(&bus, NULL, BUS_PIO, 0x20, true, &val, 4));
-	ck_assert_uint_eq(hits, 1);		/* a write to a read-only range is dropped */
-	ck_assert_ptr_nonnull(bus_dispatch(&bus, NULL, BUS_PIO, 0x20, false, &val, 4));
-	ck_assert_uint_eq(hits, 2);
-	ck_assert_uint_eq(val, 0x5a5a5a5a);
-	/* No handler: reads all ones, writes dropped, the exit still counts as the range's kind. */
-	val = 0;
-	ck_assert_uint_eq(bus_dispatch(&bus, NULL, BUS_MMIO, 0x1ffc, false, &val, 4)->desc.kind,
-			  STATS_MMIO_NULL);
-	ck_assert_uint_eq(val, 0xffffffff);
-	/* Unclaimed: a too-wide access keeps its device's kind; elsewhere, "other". */
-	ck_assert_uint_eq(bus_unclaimed_kind(&bus, BUS_PIO, 0x23), STATS_PIO_NULL);
-	ck_assert_uint_eq(bus_unclaimed_kind(&bus, BUS_PIO, 0x24), STATS_PIO_OTHER);
-	ck_assert_uint_eq(bus_unclaimed_kind(&bus, BUS_MMIO, 0x2000), STATS_MMIO_OTHER);
-	bus_destroy(&bus);
-}
-END_TEST
-
-static unsigned int destroyed, stopped_mask;
-
-static void count_destroy(void *state)
-{
-	(void)state;
-	destroyed++;
-}
-
-static void note_stopped(void *state, unsigned int vcpu)
-{
-	(void)state;
-	stopped_mask |= 1u << vcpu;
-}
-
-/* A device with two ranges and one state is freed once; the caller keeps a refused state. */
-START_TEST(test_bus_owns_device_state)
-{
-	static const struct bus_desc dev = {
-		.name = "dev", .io = count_io, .destroy = count_destroy, .vcpu_stopped = note_stopped,
-	};
-	struct bus bus;
-	int a, b;
-
-	bus_init(&bus);
-	destroyed = 0;
-	stopped_mask = 0;
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x10, 1, &dev, &a), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_MMIO, 0x10, 1, &dev, &a), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x20, 1, &dev, &b), 0);
-	ck_assert_int_eq(bus_register(&bus, BUS_PIO, 0x10, 1, &dev, &b), -1);
-	bus_vcpu_stopped(&bus, 3);
-	ck_assert_uint_eq(stopped_mask, 1u << 3);
-	bus_destroy(&bus);
-	ck_assert_uint_eq(destroyed, 2);
-}
-END_TEST
-
-START_TEST(test_bus_unclaimed_once)
-{
-	struct bus bus;
-	uint32_t val = 0;
-
-	bus_init(&bus);
-	ck_assert(bus_unclaimed(&bus, BUS_PIO, 0x80, false, &val, 4));
-	ck_assert_uint_eq(val, 0xffffffff);
-	val = 0x1234;
-	ck_assert(!bus_unclaimed(&bus, BUS_PIO, 0x80, true, &val, 4));
-	ck_assert_uint_eq(val, 0x1234);		/* writes are dropped, data untouched */
-	ck_assert(bus_unclaimed(&bus, BUS_MMIO, 0x80, true, &val, 4));	/* other space: new */
-	ck_assert_uint_eq(atomic_load(&bus.unclaimed), 3);
-	for (unsigned int i = 0; i < BUS_MAX_REPORTED + 10; i++)
-		bus_unclaimed(&bus, BUS_PIO, 0x1000 + i, true, &val, 1);
-	ck_assert_uint_eq(bus.nr_reported, BUS_MAX_REPORTED);
-	ck_assert(bus.overflow_reported);
-	ck_assert(!bus_unclaimed(&bus, BUS_PIO, 0x9999, true, &val, 1));
-	ck_assert_uint_eq(atomic_load(&bus.unclaimed), 3 + BUS_MAX_REPORTED + 10 + 1);
-	bus_destroy(&bus);
-}
-END_TEST
-
-START_TEST(test_lat_hist)
-{
-	static struct lat_hist h;
-	uint64_t p50, p99;
-
-	memset(&h, 0, sizeof(h));
-	for (uint64_t v = 1; v <= 1000; v++)
-		lat_record(&h, v * 100);
-	ck_assert_uint_eq(h.count, 1000);
-	ck_assert_uint_eq(h.min, 100);
-	ck_assert_uint_eq(h.max, 100000);
-	p50 = lat_percentile(&h, 50);
-	p99 = lat_percentile(&h, 99);
-	/* Buckets are at most 1/16 wide: the estimate is within ~7%. */
-	ck_assert_uint_ge(p50, 50000);
-	ck_assert_uint_le(p50, 50000 + 50000 / 14);
-	ck_assert_uint_ge(p99, 99000);
-	ck_assert_uint_le(p99, 100000);
-	ck_assert_uint_eq(lat_percentile(&h, 100), 100000);
-	ck_assert_uint_eq(lat_percentile(&h, 0), 100);
-}
-END_TEST
-
-START_TEST(test_lat_small_and_huge)
-{
-	static struct lat_hist h;
-
-	memset(&h, 0, sizeof(h));
-	lat_record(&h, 3);
-	ck_assert_uint_eq(lat_percentile(&h, 50), 3);
-	lat_record(&h, 1ULL << 50);	/* past the last bucket: clamped, not lost */
-	ck_assert_uint_eq(h.count, 2);
-	ck_assert_uint_eq(lat_percentile(&h, 100), 1ULL << 50);
-}
-END_TEST
 
 static struct mvm_result good_record(void)
 {
@@ -233,6 +57,26 @@ START_TEST(test_results_validate)
 	r = good_record();
 	r.cpl = 4;
 	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+}
+END_TEST
+
+/* Names reach a terminal and the JSON: printable ASCII only. */
+START_TEST(test_results_validate_printable)
+{
+	static const char *const bad[] = { "caf\xc3\xa9", "\x1b[2J", "a\nb", "\x7f" };
+	struct mvm_result r = good_record();
+	char why[128];
+
+	strcpy(r.name, " ~ all of 0x20-0x7e is fine");
+	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (int field = 0; field < 3; field++) {
+			r = good_record();
+			strcpy(field == 0 ? r.suite : field == 1 ? r.name : r.variant, bad[i]);
+			ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
+			ck_assert_str_eq(why, "a name with a byte outside printable ASCII");
+		}
+	}
 }
 END_TEST
 
@@ -337,7 +181,7 @@ START_TEST(test_results_validate_rounds)
 	r.flags |= 1u << 7;
 	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
 	r = rounds_record();
-	r.reserved = 1;
+	r.id = 1;	/* ids are the VMM's */
 	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
 }
 END_TEST
@@ -404,53 +248,194 @@ START_TEST(test_results_add)
 {
 	struct results res;
 	struct mvm_result r = good_record();
+	char why[128];
 
 	results_init(&res);
 	for (int i = 0; i < 200; i++) {
 		r.iters = (uint64_t)i + 1;
-		ck_assert_int_eq(results_add(&res, &r), 0);
+		ck_assert_int_eq(results_add(&res, &r, why, sizeof(why)), 0);
+		ck_assert_uint_eq(r.id, (uint32_t)i + 1);
 	}
 	ck_assert_uint_eq(res.n, 200);
 	ck_assert_uint_eq(res.recs[199].iters, 200);
+	ck_assert_uint_eq(res.recs[199].id, 200);
+	r.baseline_id = 201;	/* not yet a record */
+	ck_assert_int_eq(results_add(&res, &r, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "baseline is not an earlier accepted record");
+	ck_assert_uint_eq(res.n, 200);
+	r.baseline_id = 200;
+	ck_assert_int_eq(results_add(&res, &r, why, sizeof(why)), 0);
 	results_free(&res);
 }
 END_TEST
 
-Suite *bus_suite(void)
-{
-	Suite *s = suite_create("bus");
-	TCase *tc = tcase_create("registry");
 
-	tcase_add_test(tc, test_bus_register_dispatch);
-	tcase_add_test(tc, test_bus_flags_and_kind);
-	tcase_add_test(tc, test_bus_owns_device_state);
-	tcase_add_test(tc, test_bus_unclaimed_once);
-	suite_add_tcase(s, tc);
-	return s;
+#define RAM	(1u << 20)
+
+/* A guest that submits through the port's path: the id it gets back, as the guest reads it. */
+static uint32_t guest_submit(struct vm *vm, uint64_t gpa, const struct mvm_result *r, char *why)
+{
+	uint32_t id = 0;
+
+	ck_assert_int_eq(mem_write(&vm->mem, gpa, r, sizeof(*r)), 0);
+	ck_assert_uint_eq(results_take(&vm->results, &vm->mem, gpa, why, 128),
+			  mem_read(&vm->mem, gpa + offsetof(struct mvm_result, id), &id, 4) ? 0 : id);
+	return id;
 }
 
-Suite *stats_suite(void)
+static void ids_vm(struct vm *vm)
 {
-	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("histogram");
+	char err[128];
 
-	tcase_add_test(tc, test_lat_hist);
-	tcase_add_test(tc, test_lat_small_and_huge);
-	suite_add_tcase(s, tc);
-	return s;
+	memset(vm, 0, sizeof(*vm));
+	ck_assert_int_eq(mem_init(&vm->mem, RAM, err, sizeof(err)), 0);
+	results_init(&vm->results);
+	bus_init(&vm->bus);
+	vm->tsc_khz = 1000000;
 }
 
-Suite *results_suite(void)
+static void ids_vm_free(struct vm *vm)
+{
+	bus_destroy(&vm->bus);
+	results_free(&vm->results);
+	mem_free(&vm->mem);
+}
+
+/*
+ * A row, a rejected record, the baseline, then a row compared with it
+ * through the id the VMM handed back (as guest/lib/bench.c does). When
+ * the guest counted submitted records, the rejected one shifted every
+ * later baseline by one: the label named the wrong row.
+ */
+static void submit_around_a_rejection(struct vm *vm)
+{
+	struct mvm_result r = good_record();
+	char why[128];
+	uint32_t base;
+
+	strcpy(r.name, "first");
+	ck_assert_uint_eq(guest_submit(vm, 0x1000, &r, why), 1);
+	r.iters = 0;				/* rejected */
+	ck_assert_uint_eq(guest_submit(vm, 0x2000, &r, why), 0);
+	ck_assert_str_eq(why, "zero iterations");
+	r = good_record();
+	strcpy(r.name, "base");
+	strcpy(r.variant, "kvm");
+	base = guest_submit(vm, RAM - sizeof(r), &r, why);	/* the last bytes of RAM */
+	ck_assert_uint_eq(base, 2);
+	r = rounds_record();
+	strcpy(r.name, "row");
+	r.vmm_kind = MVM_VMM_HCALL;
+	r.vmm_code = MVM_VMM_HCALL_CODE(HVCALL_SEND_IPI, MVM_HV_ENC_FAST);
+	r.baseline_id = 3;	/* the guest's count of submitted records: no such row yet */
+	ck_assert_uint_eq(guest_submit(vm, 0x3000, &r, why), 0);
+	ck_assert_str_eq(why, "baseline is not an earlier accepted record");
+	r.baseline_id = base;
+	ck_assert_uint_eq(guest_submit(vm, 0x3000, &r, why), 3);
+	ck_assert_uint_eq(results_take(&vm->results, &vm->mem, RAM - sizeof(r) + 1, why, 128), 0);
+	ck_assert_str_eq(why, "record does not lie inside guest RAM");
+	ck_assert_uint_eq(vm->results.n, 3);
+}
+
+START_TEST(test_results_ids_report)
+{
+	struct vm vm;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ids_vm(&vm);
+	submit_around_a_rejection(&vm);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	report_results(&vm, f);
+	fclose(f);
+	ck_assert_msg(strstr(text, "1.060x [1.020-1.090] base kvm (32 rounds)"), "%s", text);
+	free(text);
+	ids_vm_free(&vm);
+}
+END_TEST
+
+START_TEST(test_results_ids_json)
+{
+	struct vm vm;
+	json_t *doc, *recs;
+	char buf[1 << 16];
+	ssize_t n;
+
+	ids_vm(&vm);
+	submit_around_a_rejection(&vm);
+	vm.json_fd = memfd_create("report", 0);
+	ck_assert_int_ge(vm.json_fd, 0);
+	n = dup(vm.json_fd);
+	ck_assert_int_eq(report_json(&vm, "memfd", 0), 0);	/* closes json_fd */
+	ck_assert_int_ge(lseek((int)n, 0, SEEK_SET), 0);
+	buf[read((int)n, buf, sizeof(buf) - 1)] = 0;
+	close((int)n);
+	doc = json_loads(buf, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	recs = json_object_get(doc, "results");
+	ck_assert_uint_eq(json_array_size(recs), 3);
+	for (size_t i = 0; i < 3; i++)
+		ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(recs, i), "id")),
+				 (json_int_t)i + 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 1), "case")), "base");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(recs, 2), "baseline")), 2);
+	/* Names, not codes: what scripts match against the "vmm" section. */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "vmm_stat")),
+			 "hypercall");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "call")),
+			 "SendSyntheticClusterIpi");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "encoding")),
+			 "fast");
+	ck_assert(json_is_null(json_object_get(json_array_get(recs, 0), "vmm_stat")));
+	ck_assert_ptr_null(json_object_get(json_array_get(recs, 0), "call"));
+	json_decref(doc);
+	ids_vm_free(&vm);
+}
+END_TEST
+
+/*
+ * A value jansson refuses (a string that is not UTF-8: guest names are
+ * checked on arrival, so here a record added past the check) must fail
+ * the write, not leave a document with a hole that reads as complete.
+ */
+START_TEST(test_report_json_refused_value)
+{
+	struct mvm_result r = good_record();
+	struct vm vm;
+	char why[128];
+	int fd;
+
+	ids_vm(&vm);
+	ck_assert_int_eq(results_add(&vm.results, &r, why, sizeof(why)), 0);
+	strcpy(r.name, "caf\xe9");	/* Latin-1, not UTF-8 */
+	ck_assert_int_eq(results_add(&vm.results, &r, why, sizeof(why)), 0);
+	vm.json_fd = memfd_create("report", 0);
+	fd = dup(vm.json_fd);
+	ck_assert_int_eq(report_json(&vm, "memfd", 0), -1);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_END), 0);	/* nothing written */
+	close(fd);
+	ids_vm_free(&vm);
+}
+END_TEST
+
+static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
 	TCase *tc = tcase_create("records");
 
 	tcase_add_test(tc, test_results_validate);
 	tcase_add_test(tc, test_results_validate_reasons);
+	tcase_add_test(tc, test_results_validate_printable);
 	tcase_add_test(tc, test_results_validate_rounds);
 	tcase_add_test(tc, test_results_validate_round_values);
 	tcase_add_test(tc, test_results_format);
 	tcase_add_test(tc, test_results_add);
+	tcase_add_test(tc, test_results_ids_report);
+	tcase_add_test(tc, test_results_ids_json);
+	tcase_add_test(tc, test_report_json_refused_value);
 	suite_add_tcase(s, tc);
 	return s;
 }
+UNIT_SUITE(results_suite);
