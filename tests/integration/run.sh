@@ -8,15 +8,59 @@
 # and each retry is said. Only a verdict line counts; three wedges fail.
 # MINIVMM_FORCE_NESTED=1 takes the nested path even where /dev/kvm exists
 # (to check an SVM KVM from a kvm_pvm host; slow: minutes per area).
+# An area that needs more than minivmm and guest.elf (a kernel, an initrd)
+# says so in an executable cases.d/AREA.needs, run here on the host before
+# the area; each line it prints is one of
+#   file PATH        copy PATH into the nested VM (same absolute path)
+#   env NAME=VALUE   set NAME for the area (on this host and in the VM)
+#   timeout SECONDS  this area's nested-VM bound instead of the default
+# A .needs that fails fails its area (nothing else runs for it).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cases=$top/tests/integration/cases.sh
 asan=$top/build/minivmm-asan
 [ -x "$asan" ] || asan=""
+areas=(core)
+for f in "$top"/tests/integration/cases.d/*.sh; do
+	a=$(basename "$f" .sh)
+	[ "$a" = core ] || areas+=("$a")
+done
+
+# area_needs AREA: fill needs_files, needs_envs and needs_timeout from
+# cases.d/AREA.needs; 1 (its output shown) when that script failed.
+area_needs() {
+	local n=$top/tests/integration/cases.d/$1.needs out line
+	needs_files=() needs_envs=() needs_timeout=
+	[ -x "$n" ] || return 0
+	if ! out=$("$n" 2>&1); then
+		while IFS= read -r line; do echo "integration: $1.needs: $line"; done <<<"$out"
+		return 1
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"file "*) needs_files+=(--file "${line#file }") ;;
+		"env "*=*) needs_envs+=("${line#env }") ;;
+		"timeout "*) needs_timeout=${line#timeout } ;;
+		esac
+	done <<<"$out"
+}
 
 if [ -z "${MINIVMM_FORCE_NESTED:-}" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	echo "integration: using this host's /dev/kvm"
-	exec "$cases" "$top/minivmm" "$top/guest.elf" "$asan"
+	run_areas=()
+	for a in "${areas[@]}"; do
+		if ! area_needs "$a"; then
+			echo "FAIL: area $a (its .needs script failed: see above)"
+			failed_needs=1
+			continue
+		fi
+		for e in ${needs_envs[@]+"${needs_envs[@]}"}; do export "${e?}"; done
+		run_areas+=("$a")
+	done
+	"$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "${run_areas[@]}"
+	rc=$?
+	[ -z "${failed_needs:-}" ] || exit 1
+	exit $rc
 fi
 
 if [ -n "${MINIVMM_FORCE_NESTED:-}" ]; then
@@ -27,23 +71,27 @@ fi
 limit=${MINIVMM_NESTED_TIMEOUT:-240}	# a healthy area takes < 60 s; room for one 130 s kill
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-areas=(core)
-for f in "$top"/tests/integration/cases.d/*.sh; do
-	a=$(basename "$f" .sh)
-	[ "$a" = core ] || areas+=("$a")
-done
 
 nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure failure
 	local files=(--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration")
+	local envs=() e
 	[ -n "$asan" ] && files+=(--file "$asan")
 	[ -x "$top/build/minivmm-sandbox-test" ] && files+=(--file "$top/build/minivmm-sandbox-test")
-	"$top/tests/nested/run-nested.sh" --timeout "$limit" "${files[@]}" \
+	files+=(${needs_files[@]+"${needs_files[@]}"})
+	for e in ${needs_envs[@]+"${needs_envs[@]}"}; do envs+=(--env "$e"); done
+	"$top/tests/nested/run-nested.sh" --timeout "${needs_timeout:-$limit}" "${files[@]}" \
+		${envs[@]+"${envs[@]}"} \
 		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1
 	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"
 }
 
 pass=0 fail=0
 for a in "${areas[@]}"; do
+	if ! area_needs "$a"; then
+		echo "FAIL: area $a (its .needs script failed: see above)"
+		fail=$((fail + 1))
+		continue
+	fi
 	try=1
 	while ! nested_area "$a" && [ $try -lt 3 ]; do
 		sed 's/^/integration:   /' "$log" | tail -n 15
