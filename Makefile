@@ -147,17 +147,40 @@ unit-tsan: $(B)/unit-tsan
 		./$(B)/unit-tsan || { cat $(B)/tsan.log.* 2>/dev/null; exit 1; }
 
 # Checks that need no KVM: the README against --help, the architecture map
-# against the source files, /dev/kvm error paths.
-host-tests: minivmm guest.elf
+# against the source files, /dev/kvm error paths, the Linux test initramfs
+# and the Linux images minivmm must refuse.
+host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio
 	$(Q)./tests/docs/help.sh
 	$(Q)./tests/docs/architecture.sh
 	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
+	$(Q)./tests/host/linux-initramfs.sh $(B)/linux/initramfs.cpio
+	$(Q)./tests/host/linux-errors.sh
 	$(Q)./tests/host/install.sh
 	$(Q)./tests/compare/compare.sh
 
-integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test
+integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio
 	$(Q)./tests/integration/run.sh
+
+# Linux guests (tests/linux/): the initramfs the linux area boots, and a
+# one-command boot of Debian's kernel to a shell on ttyS0 (LINUX=6.1|6.12 or
+# a linux-image-* package; LINUX_PV=hyperv|kvm|none; LINUX_ARGS: more of the
+# kernel command line, e.g. "mvm.end=poweroff" to come straight back out).
+LINUX      ?= 6.1
+LINUX_CPUS ?= 2
+LINUX_PV   ?=
+LINUX_ARGS ?=
+LINUX_INITRD_SRCS := tests/linux/mkinitramfs.sh tests/linux/init tests/linux/tx.awk
+$(B)/linux/initramfs.cpio: $(LINUX_INITRD_SRCS)
+	$(Q)./tests/linux/mkinitramfs.sh $@
+.PHONY: linux-initramfs linux-run
+linux-initramfs: $(B)/linux/initramfs.cpio
+linux-run:
+	$(Q)./scripts/deps.sh linux
+	$(Q)$(MAKE) --no-print-directory minivmm $(B)/linux/initramfs.cpio
+	$(Q)k=$$(./scripts/linux-kernel.sh --vmlinuz $(LINUX)) && \
+		./minivmm --cpus $(LINUX_CPUS) $(if $(LINUX_PV),--pv $(LINUX_PV)) \
+		--initrd $(B)/linux/initramfs.cpio "$$k" -- $(LINUX_ARGS)
 
 # The two commands the README promises.
 run:

@@ -8,58 +8,133 @@
 # and each retry is said. Only a verdict line counts; three wedges fail.
 # MINIVMM_FORCE_NESTED=1 takes the nested path even where /dev/kvm exists
 # (to check an SVM KVM from a kvm_pvm host; slow: minutes per area).
+# An area that needs more than minivmm and guest.elf (a kernel, an initrd)
+# says so in an executable cases.d/AREA.needs, run here on the host before
+# the area; each line it prints is one of
+#   file PATH        copy PATH into the nested VM (same absolute path)
+#   env NAME=VALUE   set NAME for the area (on this host and in the VM)
+#   timeout SECONDS  this area's nested-VM bound instead of the default
+#   nested BACKEND   run the area in the nested VM even where /dev/kvm is
+#                    served by BACKEND (pvm: kvm_pvm emulates guest CPL0,
+#                    far too slow for booting Linux)
+# A .needs that fails fails its area (nothing else runs for it).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cases=$top/tests/integration/cases.sh
 asan=$top/build/minivmm-asan
 [ -x "$asan" ] || asan=""
-
-if [ -z "${MINIVMM_FORCE_NESTED:-}" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-	echo "integration: using this host's /dev/kvm"
-	exec "$cases" "$top/minivmm" "$top/guest.elf" "$asan"
-fi
-
-if [ -n "${MINIVMM_FORCE_NESTED:-}" ]; then
-	echo "integration: MINIVMM_FORCE_NESTED set; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
-else
-	echo "integration: no usable /dev/kvm here; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
-fi
-limit=${MINIVMM_NESTED_TIMEOUT:-240}	# a healthy area takes < 60 s; room for one 130 s kill
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 areas=(core)
 for f in "$top"/tests/integration/cases.d/*.sh; do
 	a=$(basename "$f" .sh)
 	[ "$a" = core ] || areas+=("$a")
 done
+verdict='^[0-9]+ passed, [0-9]+ failed$'
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
-nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure failure
-	local files=(--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration")
-	[ -n "$asan" ] && files+=(--file "$asan")
-	[ -x "$top/build/minivmm-sandbox-test" ] && files+=(--file "$top/build/minivmm-sandbox-test")
-	"$top/tests/nested/run-nested.sh" --timeout "$limit" "${files[@]}" \
-		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1
-	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"
+# area_needs AREA: fill needs_files, needs_envs, needs_timeout and
+# needs_nested from cases.d/AREA.needs; 1 (its output shown) when it failed.
+area_needs() {
+	local n=$top/tests/integration/cases.d/$1.needs out line
+	needs_files=() needs_envs=() needs_timeout='' needs_nested=' '
+	[ -x "$n" ] || return 0
+	if ! out=$("$n" 2>&1); then
+		while IFS= read -r line; do echo "integration: $1.needs: $line"; done <<<"$out"
+		return 1
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"file "*) needs_files+=(--file "${line#file }") ;;
+		"env "*=*) needs_envs+=("${line#env }") ;;
+		"timeout "*) needs_timeout=${line#timeout } ;;
+		"nested "*) needs_nested+="${line#nested } " ;;
+		esac
+	done <<<"$out"
+}
+
+# The module behind /dev/kvm, as minivmm decides it (vmm/kvm.c).
+host_backend() {
+	if [ -d /sys/module/kvm_intel ]; then echo vmx
+	elif [ -d /sys/module/kvm_amd ]; then echo svm
+	elif [ -d /sys/module/kvm_pvm ]; then echo pvm
+	else echo unknown; fi
 }
 
 pass=0 fail=0
-for a in "${areas[@]}"; do
+count() {	# count LOG: add its verdict line to pass/fail
+	local p f
+	read -r p f < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$1" | tail -n 1)
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-0}))
+}
+
+nested=("${areas[@]}")
+if [ -z "${MINIVMM_FORCE_NESTED:-}" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	backend=$(host_backend)
+	echo "integration: using this host's /dev/kvm ($backend)"
+	direct=() nested=()
+	for a in "${areas[@]}"; do
+		if ! area_needs "$a"; then
+			echo "FAIL: area $a (its .needs script failed: see above)"
+			fail=$((fail + 1))
+		elif [[ $needs_nested == *" $backend "* ]]; then
+			echo "integration: area $a runs in a nested VM (its .needs asks for that on $backend)"
+			nested+=("$a")
+		else
+			for e in ${needs_envs[@]+"${needs_envs[@]}"}; do export "${e?}"; done
+			direct+=("$a")
+		fi
+	done
+	# cases.sh's own verdict line is left out: the one at the end counts all.
+	if [ ${#direct[@]} -gt 0 ]; then
+		"$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "${direct[@]}" |
+			tee "$log" | grep --line-buffered -vE "$verdict"
+		if ! grep -qE "$verdict" "$log"; then
+			echo "FAIL: the areas on this host's /dev/kvm ended without a verdict"
+			fail=$((fail + 1))
+		fi
+		count "$log"
+	fi
+elif [ -n "${MINIVMM_FORCE_NESTED:-}" ]; then
+	echo "integration: MINIVMM_FORCE_NESTED set; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
+else
+	echo "integration: no usable /dev/kvm here; each area runs in a nested KVM VM (QEMU TCG, emulated SVM)"
+fi
+limit=${MINIVMM_NESTED_TIMEOUT:-240}	# a healthy area takes < 60 s; room for one 130 s kill
+
+nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure failure
+	local files=(--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration")
+	local envs=() e
+	[ -n "$asan" ] && files+=(--file "$asan")
+	[ -x "$top/build/minivmm-sandbox-test" ] && files+=(--file "$top/build/minivmm-sandbox-test")
+	files+=(${needs_files[@]+"${needs_files[@]}"})
+	for e in ${needs_envs[@]+"${needs_envs[@]}"}; do envs+=(--env "$e"); done
+	"$top/tests/nested/run-nested.sh" --timeout "${needs_timeout:-$limit}" "${files[@]}" \
+		${envs[@]+"${envs[@]}"} \
+		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1
+	grep -qE "$verdict" "$log"
+}
+
+for a in ${nested[@]+"${nested[@]}"}; do
+	if ! area_needs "$a"; then
+		echo "FAIL: area $a (its .needs script failed: see above)"
+		fail=$((fail + 1))
+		continue
+	fi
 	try=1
 	while ! nested_area "$a" && [ $try -lt 3 ]; do
 		sed 's/^/integration:   /' "$log" | tail -n 15
 		echo "RETRY: area $a (the nested VM ended without a verdict: see above; trying a fresh VM)"
 		try=$((try + 1))
 	done
-	if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
+	if ! grep -qE "$verdict" "$log"; then
 		cat "$log"
 		echo "FAIL: area $a (the nested VM ended without a verdict three times)"
 		fail=$((fail + 1))
 		continue
 	fi
-	grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$log"
-	read -r p f < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -n 1)
-	pass=$((pass + p))
-	fail=$((fail + f))
+	grep -vE "$verdict" "$log"
+	count "$log"
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -63,6 +63,8 @@
 set -euo pipefail
 
 prog=run-nested
+# shellcheck source=scripts/debian-kernel.sh
+. "$(dirname "$0")/../../scripts/debian-kernel.sh"
 die_setup() { echo "$prog: error: $*" >&2; exit 125; }
 note() { if [[ $verbose == 1 ]]; then echo "$prog: $*" >&2; fi; }
 usage() { sed -n '/^# Usage:/,/^# Exit status/{/^# Exit status/d;s/^# \{0,1\}//;p}' "$0" >&2; exit "${1:-125}"; }
@@ -111,7 +113,7 @@ apt_timeout=900
 
 # ---------------------------------------------------------------- prerequisites
 is_root() { [[ $(id -u) == 0 ]]; }
-is_elf() { [[ -f $1 && $(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ') == 177ELF ]]; }
+is_elf() { dk_is_elf "$1"; }
 apt_log=$(mktemp "${TMPDIR:-/tmp}/run-nested-apt.XXXXXX")
 trap 'rm -f "$apt_log"' EXIT
 apt_run() {   # apt_run ARGS...: apt-get, bounded in time, output shown only on failure
@@ -229,13 +231,9 @@ prepare_kernel() {   # prepare_kernel PKG -> sets kdir
     done
     # An uncompressed ELF vmlinux boots via PVH and saves ~3 s of in-guest
     # decompression under TCG; the bzImage is the fallback.
+    # (scripts/debian-kernel.sh: cut by the boot header; xz, zstd or gzip.)
     f=$(echo "$tmp"/x/boot/vmlinuz-*)
-    local off
-    off=$(LC_ALL=C grep -abo -m1 $'\xfd7zXZ' "$f" | head -n1 | cut -d: -f1 || true)
-    if [[ -n $off ]]; then
-        tail -c +$((off + 1)) "$f" | xz -dcq >"$tmp/out/vmlinux" 2>/dev/null || true
-    fi
-    is_elf "$tmp/out/vmlinux" || rm -f "$tmp/out/vmlinux"
+    dk_vmlinux_from_bzimage "$f" "$tmp/out/vmlinux" 2>/dev/null || rm -f "$tmp/out/vmlinux"
     cp "$f" "$tmp/out/vmlinuz"   # the bzImage: QEMU's fallback, what isolinux boots (--vmx)
     echo "$kver" >"$tmp/out/kver"
     touch "$tmp/out/.ready"
