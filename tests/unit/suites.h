@@ -22,5 +22,7 @@ Suite *vpset_suite(void);
 Suite *xmm_calib_suite(void);
 Suite *vcpu_hold_suite(void);
 Suite *resetstate_suite(void);
+Suite *serial16550_suite(void);
+Suite *fdio_suite(void);
 
 #endif
