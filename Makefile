@@ -126,11 +126,16 @@ unit: $(B)/unit
 unit-asan: $(B)/unit-asan
 	$(Q)CK_FORK=yes ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(B)/unit-asan
 
-# Checks that need no KVM: the README against --help, /dev/kvm error paths.
-host-tests: minivmm guest.elf
+# Every ACPI table minivmm builds, written to files for iasl (tests/host/acpi-iasl.sh).
+$(B)/acpi-dump: $(B)/host/tests/host/acpi_dump.o $(LIB_OBJS)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+# Checks that need no KVM: the README against --help, /dev/kvm error paths, ACPI tables.
+host-tests: minivmm guest.elf $(B)/acpi-dump
 	$(Q)./tests/docs/help.sh
 	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
+	$(Q)./tests/host/acpi-iasl.sh
 	$(Q)./tests/host/install.sh
 	$(Q)./tests/compare/compare.sh
 

@@ -6,7 +6,7 @@ set -euo pipefail
 build_pkgs="gcc make pkg-config libelf-dev libjansson-dev libseccomp-dev"
 case "${1:-build}" in
 build) pkgs="$build_pkgs" ;;
-check) pkgs="$build_pkgs check acl mandoc python3 gnuplot-nox" ;;
+check) pkgs="$build_pkgs check acl mandoc python3 gnuplot-nox acpica-tools" ;;
 bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;
 peer) pkgs="$build_pkgs qemu-system-x86 gnuplot-nox python3" ;;
