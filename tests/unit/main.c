@@ -29,6 +29,7 @@ int main(void)
 	srunner_add_suite(sr, resetstate_suite());
 	srunner_add_suite(sr, serial16550_suite());
 	srunner_add_suite(sr, fdio_suite());
+	srunner_add_suite(sr, linux_devices_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -24,5 +24,6 @@ Suite *vcpu_hold_suite(void);
 Suite *resetstate_suite(void);
 Suite *serial16550_suite(void);
 Suite *fdio_suite(void);
+Suite *linux_devices_suite(void);
 
 #endif
