@@ -156,6 +156,7 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio
 	$(Q)./tests/host/kvm-errors.sh
 	$(Q)./tests/host/linux-initramfs.sh $(B)/linux/initramfs.cpio
 	$(Q)./tests/host/linux-errors.sh
+	$(Q)./tests/host/acpi-iasl.sh
 	$(Q)./tests/host/install.sh
 	$(Q)./tests/compare/compare.sh
 

@@ -9,7 +9,7 @@ build_pkgs="gcc make pkg-config libelf-dev libjansson-dev libseccomp-dev"
 linux_pkgs="busybox-static cpio xz-utils zstd"
 case "${1:-build}" in
 build) pkgs="$build_pkgs" ;;
-check) pkgs="$build_pkgs check acl mandoc python3 gnuplot-nox $linux_pkgs" ;;
+check) pkgs="$build_pkgs check acl mandoc python3 gnuplot-nox acpica-tools $linux_pkgs" ;;
 linux) pkgs="$build_pkgs $linux_pkgs" ;;
 bench) pkgs="$build_pkgs gnuplot-nox python3" ;;
 fuzz) pkgs="$build_pkgs clang libclang-rt-14-dev" ;;

@@ -3,6 +3,7 @@
  * Tables are assembled in a host buffer, checksummed there and copied in
  * with mem_write(), so a table never half-exists in guest RAM.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,9 +96,53 @@ static int build_facs(struct guest_mem *mem)
 	return put(mem, ACPI_FACS_GPA, facs, sizeof(facs));
 }
 
-static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port)
+/*
+ * Name (\_S5, Package (0x04) { 5, 5, 0, 0 }) in AML (ACPI 6.4, 20.2):
+ *   08            NameOp
+ *   5c            RootChar '\'
+ *   5f 53 35 5f   NameSeg "_S5_" (the trailing '_' pads it to 4 characters)
+ *   12            PackageOp
+ *   08            PkgLength: 8 bytes from here to the package's end (one-byte form, < 64)
+ *   04            NumElements
+ *   0a 05         BytePrefix 5: SLP_TYP for PM1a_CNT
+ *   0a 05         BytePrefix 5: SLP_TYP for PM1b_CNT (there is none; Linux reads it anyway)
+ *   00 00         ZeroOp, ZeroOp: reserved
+ * tests/host/acpi-iasl.sh disassembles it with iasl.
+ */
+static const uint8_t dsdt_s5_aml[] = {
+	0x08, 0x5c, '_', 'S', '5', '_',
+	0x12, 0x08, 0x04, 0x0a, ACPI_SLP_TYP_S5, 0x0a, ACPI_SLP_TYP_S5, 0x00, 0x00,
+};
+
+const uint8_t *acpi_dsdt_linux_aml(size_t *len)
 {
-	struct acpi_header dsdt = { 0 };
+	*len = sizeof(dsdt_s5_aml);
+	return dsdt_s5_aml;
+}
+
+static int build_dsdt(struct guest_mem *mem, bool linux_pm)
+{
+	struct {
+		struct acpi_header h;
+		uint8_t aml[sizeof(dsdt_s5_aml)];
+	} __attribute__((packed)) dsdt;
+	size_t len = sizeof(dsdt.h);
+
+	memset(&dsdt, 0, sizeof(dsdt));
+	if (linux_pm) {
+		memcpy(dsdt.aml, dsdt_s5_aml, sizeof(dsdt_s5_aml));
+		len += sizeof(dsdt_s5_aml);
+	}
+	fill_header(&dsdt.h, "DSDT", (uint32_t)len, 1);
+	return put(mem, ACPI_DSDT_GPA, &dsdt, len);
+}
+
+/*
+ * With linux_pm: the PM1a blocks, SCI on IRQ 9 and SMI_CMD 0, which says
+ * the machine is always in ACPI mode (PM1a_CNT reads SCI_EN = 1).
+ */
+static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port, bool linux_pm)
+{
 	struct acpi_fadt f = {
 		.firmware_ctrl = ACPI_FACS_GPA,
 		.dsdt = ACPI_DSDT_GPA,
@@ -109,10 +154,14 @@ static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port)
 		.flags = FADT_WBINVD | FADT_PROC_C1,
 	};
 
-	fill_header(&dsdt, "DSDT", sizeof(dsdt), 1);
+	if (linux_pm) {
+		f.pm1a_evt_blk = ACPI_PM1A_EVT_PORT;
+		f.pm1_evt_len = ACPI_PM1_EVT_LEN;
+		f.pm1a_cnt_blk = ACPI_PM1A_CNT_PORT;
+		f.pm1_cnt_len = ACPI_PM1_CNT_LEN;
+	}
 	fill_header(&f.h, "FACP", sizeof(f), 1);
-	return put(mem, ACPI_DSDT_GPA, &dsdt, sizeof(dsdt)) ||
-	       put(mem, ACPI_FADT_GPA, &f, sizeof(f));
+	return build_dsdt(mem, linux_pm) || put(mem, ACPI_FADT_GPA, &f, sizeof(f));
 }
 
 static size_t madt_cpu_entry_size(unsigned int apic_id)
@@ -166,16 +215,28 @@ static int build_madt(struct guest_mem *mem, unsigned int nr_cpus)
 	return r;
 }
 
-int acpi_build(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
-	       char *err, size_t errlen)
+static int build_all(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
+		     bool linux_pm, char *err, size_t errlen)
 {
 	if (!nr_cpus)
 		return errmsg(err, errlen, "ACPI: %u vCPUs: a MADT needs at least one", nr_cpus);
 	if (ACPI_MADT_GPA + acpi_madt_size(nr_cpus) > ACPI_AREA_END)
 		return errmsg(err, errlen, "ACPI: a MADT for %u vCPUs (%zu bytes) does not fit below 1 MiB",
 			      nr_cpus, acpi_madt_size(nr_cpus));
-	if (build_rsdp_rsdt(mem) || build_facs(mem) || build_dsdt_fadt(mem, pm_timer_port) ||
+	if (build_rsdp_rsdt(mem) || build_facs(mem) || build_dsdt_fadt(mem, pm_timer_port, linux_pm) ||
 	    build_madt(mem, nr_cpus))
 		return errmsg(err, errlen, "ACPI tables do not fit guest RAM below 1 MiB");
 	return 0;
+}
+
+int acpi_build(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
+	       char *err, size_t errlen)
+{
+	return build_all(mem, nr_cpus, pm_timer_port, false, err, errlen);
+}
+
+int acpi_build_linux(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
+		     char *err, size_t errlen)
+{
+	return build_all(mem, nr_cpus, pm_timer_port, true, err, errlen);
 }

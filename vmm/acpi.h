@@ -3,8 +3,9 @@
  * ACPI 1.0 tables for Multiboot kernels: RSDP, RSDT, FADT (with the PM
  * timer block), FACS, an empty DSDT and a MADT with one LAPIC per vCPU
  * (a Processor Local x2APIC entry, ACPI 4.0, for APIC IDs of 255 and up).
- * Layouts and offsets from the ACPI specification; nothing else is
- * described (no PM1 event/control blocks, no AML).
+ * Layouts and offsets from the ACPI specification. Linux guests get more
+ * (acpi_build_linux): PM1a event and control blocks (vmm/dev/acpi_pm.c) and
+ * a DSDT whose AML names \_S5, so Linux can power off.
  */
 #ifndef VMM_ACPI_H
 #define VMM_ACPI_H
@@ -64,6 +65,17 @@ struct acpi_fadt {
 	uint32_t flags;
 } __attribute__((packed));
 
+/*
+ * Linux guests: the PM1a blocks where QEMU's ICH9/PIIX4 PM base 0x600 puts
+ * them, next to the PM timer at 0x608. Event block: PM1_STS (2 bytes), then
+ * PM1_EN (2 bytes); control block: PM1_CNT (2 bytes).
+ */
+#define ACPI_PM1A_EVT_PORT	0x600
+#define ACPI_PM1_EVT_LEN	4
+#define ACPI_PM1A_CNT_PORT	0x604
+#define ACPI_PM1_CNT_LEN	2
+#define ACPI_SLP_TYP_S5		5	/* what the DSDT's \_S5 package says to write for S5 */
+
 /* The layout inside the area, each table on its own boundary. */
 #define ACPI_RSDT_GPA		(ACPI_AREA_START + 0x040)
 #define ACPI_FACS_GPA		(ACPI_AREA_START + 0x100)	/* 64-byte aligned */
@@ -78,5 +90,10 @@ size_t acpi_madt_size(unsigned int nr_cpus);
 /* Write every table into guest RAM for `nr_cpus` vCPUs (APIC ID = index). */
 int acpi_build(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
 	       char *err, size_t errlen);
+/* The same plus the PM1a blocks in the FADT and \_S5 in the DSDT: for Linux guests. */
+int acpi_build_linux(struct guest_mem *mem, unsigned int nr_cpus, uint16_t pm_timer_port,
+		     char *err, size_t errlen);
+/* The DSDT's AML body (after the 36-byte header) for Linux guests, and its length. */
+const uint8_t *acpi_dsdt_linux_aml(size_t *len);
 
 #endif

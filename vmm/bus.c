@@ -133,6 +133,33 @@ void bus_vcpu_stopped(struct bus *bus, unsigned int vcpu)
 				bus->ranges[s][i].desc.vcpu_stopped(bus->ranges[s][i].state, vcpu);
 }
 
+int bus_devices_start(struct bus *bus, char *err, size_t errlen)
+{
+	for (unsigned int s = 0; s < 2; s++)
+		for (unsigned int i = 0; i < bus->nr[s]; i++)
+			if (bus->ranges[s][i].desc.start &&
+			    bus->ranges[s][i].desc.start(bus->ranges[s][i].state, err, errlen))
+				return -1;
+	return 0;
+}
+
+void bus_devices_stop(struct bus *bus)
+{
+	for (unsigned int s = 0; s < 2; s++)
+		for (unsigned int i = 0; i < bus->nr[s]; i++)
+			if (bus->ranges[s][i].desc.stop)
+				bus->ranges[s][i].desc.stop(bus->ranges[s][i].state);
+}
+
+bool bus_any_flag(const struct bus *bus, unsigned int flag)
+{
+	for (unsigned int s = 0; s < 2; s++)
+		for (unsigned int i = 0; i < bus->nr[s]; i++)
+			if (bus->ranges[s][i].desc.flags & flag)
+				return true;
+	return false;
+}
+
 bool bus_unclaimed(struct bus *bus, enum bus_space space, uint64_t addr,
 		   bool write, void *data, unsigned int size)
 {

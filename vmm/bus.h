@@ -32,6 +32,11 @@ typedef void (*bus_io_fn)(struct vcpu *vcpu, uint64_t offset, bool write, void *
 #define BUS_F_WRITE_ONLY	(1u << 0)
 /* Writes are dropped before the handler: it sees reads only. */
 #define BUS_F_READ_ONLY		(1u << 1)
+/*
+ * The device raises IRQ lines (vm_irq_edge(), vmm/vcpu_ops.h) from the
+ * vCPU threads that access it: their seccomp filter must allow KVM_IRQ_LINE.
+ */
+#define BUS_F_RAISES_IRQ	(1u << 2)
 
 /* What a device is, for the bus: usually a static const, one per range. */
 struct bus_desc {
@@ -50,6 +55,14 @@ struct bus_desc {
 	 * once per range that sets it; NULL for most devices.
 	 */
 	void (*vcpu_stopped)(void *state, unsigned int vcpu);
+	/*
+	 * Main thread, once the vCPU threads run and before it enters its own
+	 * seccomp filter: start what the device runs beside them (a thread
+	 * of its own). 0, or -1 with `err` filled. NULL for most devices.
+	 */
+	int (*start)(void *state, char *err, size_t errlen);
+	/* Main thread, once every vCPU is joined: end what start() began. */
+	void (*stop)(void *state);
 };
 
 /* The descriptor is copied in: dispatch reads one struct, no pointer chase. */
@@ -114,6 +127,12 @@ const struct bus_range *bus_dispatch(struct bus *bus, struct vcpu *vcpu, enum bu
 enum stats_kind bus_unclaimed_kind(const struct bus *bus, enum bus_space space, uint64_t addr);
 /* Tell every range that wants to know (bus_desc.vcpu_stopped) that a vCPU ended. */
 void bus_vcpu_stopped(struct bus *bus, unsigned int vcpu);
+/* Every range's start hook, in registration order; the first failure ends it (-1, `err`). */
+int bus_devices_start(struct bus *bus, char *err, size_t errlen);
+/* Every range's stop hook. */
+void bus_devices_stop(struct bus *bus);
+/* Does any range's descriptor carry `flag` (BUS_F_*)? */
+bool bus_any_flag(const struct bus *bus, unsigned int flag);
 /* Count it; true if this address was not reported before (report it now). */
 bool bus_unclaimed(struct bus *bus, enum bus_space space, uint64_t addr,
 		   bool write, void *data, unsigned int size);

@@ -27,6 +27,7 @@ enum guest_msg {
 	GMSG_UNCLAIMED,		/* vmm/exits.c: a port or MMIO address nobody claims */
 	GMSG_CTRL_OUTSIDE_RAM,	/* vmm/dev/ctrl.c */
 	GMSG_EXIT_STATUS,	/* vmm/dev/exit.c: status above 255 (rep outsl repeats it) */
+	GMSG_ACPI_SLEEP,	/* vmm/dev/acpi_pm.c: a sleep state other than S5 */
 	GMSG_KINDS
 };
 

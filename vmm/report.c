@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "hv/hv.h"
+#include "vmm/fdio.h"
 #include "vmm/report.h"
 #include "vmm/vcpu.h"
 #include "vmm/sandbox.h"
@@ -422,21 +423,6 @@ static json_t *suppressed_json(const struct vm *vm)
 	return o;
 }
 
-/* The whole document, or -1 with errno; a short write is retried, never dropped. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /*
  * The document, or NULL: json_pack() returns NULL for a string that is not
@@ -478,7 +464,7 @@ int report_json(const struct vm *vm, const char *path, int exit_status)
 
 	json_decref(root);
 	errno = ENOMEM;
-	ret = text ? write_all(vm->json_fd, text, strlen(text)) : -1;
+	ret = text ? fdio_write_all(vm->json_fd, text, strlen(text)) : -1;
 	free(text);
 	/* close() too reports a failed write-back (NFS, a full disk). */
 	if (close(vm->json_fd))

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -322,6 +323,9 @@ static int build_vcpu(scmp_filter_ctx ctx, const struct sandbox_fds *fds)
 	for (size_t i = 0; i < sizeof(vcpu_ioctls) / sizeof(vcpu_ioctls[0]); i++)
 		if (allow_ioctl(ctx, fds->vcpu_fd, vcpu_ioctls[i]))
 			return -1;
+	/* A Linux guest's COM1 raises IRQ 4 from the vCPU that wrote THR or IER. */
+	if (fds->irq_line && fds->vm_fd >= 0 && allow_ioctl(ctx, fds->vm_fd, KVM_IRQ_LINE))
+		return -1;
 	if (!fds->hv)
 		return 0;
 	/* XMM-fast input by KVM_GET_FPU; Hyper-V IPIs as MSIs on the VM. */
@@ -514,6 +518,31 @@ int sandbox_enter_main(const struct sandbox_fds *fds, char *err, size_t errlen)
 	return load(ctx, "main", err, errlen);
 }
 
+/*
+ * The console input thread (vmm/dev/console_input.c): ppoll(2) on stdin
+ * (its fds are in memory: the filter cannot see them, and waiting is
+ * harmless), read(2) on stdin only, IRQ 4 edges on the VM, and TCSETS on
+ * stdin to put a raw terminal back as it ends (with the TCGETS glibc's
+ * tcsetattr() issues before and after it). The common rules give it
+ * the futex it sleeps on, the signal mask calls, stderr for its lines and
+ * the kicks of vm_request_stop() (Ctrl-A x).
+ */
+int sandbox_enter_input(const struct sandbox_fds *fds, char *err, size_t errlen)
+{
+	scmp_filter_ctx ctx = new_filter();
+
+	if (!ctx || fds->in_fd < 0 || add_rule(ctx, &(struct rule)ANY(ppoll)) ||
+	    allow_fd(ctx, SCMP_SYS(read), fds->in_fd) ||
+	    (fds->term && (allow_ioctl(ctx, fds->in_fd, TCSETS) ||
+			   allow_ioctl(ctx, fds->in_fd, TCGETS))) ||
+	    (fds->irq_line && fds->vm_fd >= 0 && allow_ioctl(ctx, fds->vm_fd, KVM_IRQ_LINE))) {
+		if (ctx)
+			seccomp_release(ctx);
+		return errmsg(err, errlen, "sandbox: cannot build the console input filter");
+	}
+	return load(ctx, "console input", err, errlen);
+}
+
 int sandbox_vcpu(struct vcpu *v, char *err, size_t errlen)
 {
 	if (v->vm->cfg.sandbox && sandbox_load_vcpu(&v->vm->vcpu_filter, v->fd, err, errlen))
@@ -530,6 +559,8 @@ int sandbox_prepare_vcpus(struct vm *vm, char *err, size_t errlen)
 		.vm_fd = vm->fd,
 		.out_fd = -1,
 		.hv = vm->hv != NULL,
+		.irq_line = bus_any_flag(&vm->bus, BUS_F_RAISES_IRQ),
+		.in_fd = -1,
 	};
 
 	return vm->cfg.sandbox ? sandbox_build_vcpu(&fds, &vm->vcpu_filter, err, errlen) : 0;
@@ -537,12 +568,26 @@ int sandbox_prepare_vcpus(struct vm *vm, char *err, size_t errlen)
 
 int sandbox_main(struct vm *vm, char *err, size_t errlen)
 {
-	struct sandbox_fds fds = { .vcpu_fd = -1, .vm_fd = -1, .out_fd = vm->json_fd };
+	struct sandbox_fds fds = { .vcpu_fd = -1, .vm_fd = -1, .out_fd = vm->json_fd, .in_fd = -1 };
 
 	if (vm->cfg.sandbox && sandbox_enter_main(&fds, err, errlen))
 		return -1;
 	selftest("main");
 	return 0;
+}
+
+int sandbox_input(struct vm *vm, int in_fd, bool term, char *err, size_t errlen)
+{
+	struct sandbox_fds fds = {
+		.vcpu_fd = -1,
+		.vm_fd = vm->fd,
+		.out_fd = -1,
+		.irq_line = true,
+		.in_fd = in_fd,
+		.term = term,
+	};
+
+	return vm->cfg.sandbox ? sandbox_enter_input(&fds, err, errlen) : 0;
 }
 
 const char *sandbox_banner(const struct vm *vm)

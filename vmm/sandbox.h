@@ -28,6 +28,10 @@ struct sandbox_fds {
 	int vm_fd;		/* vCPU thread: KVM_SIGNAL_MSI for Hyper-V IPIs, if hv */
 	int out_fd;		/* main thread: the --json file */
 	bool hv;		/* the Hyper-V layer is on: its ioctls are needed */
+	/* Linux guests (a device with BUS_F_RAISES_IRQ; the console input thread). */
+	bool irq_line;		/* vCPU and input threads: KVM_IRQ_LINE on vm_fd (COM1's IRQ 4) */
+	int in_fd;		/* input thread: the fd it reads (stdin) */
+	bool term;		/* input thread: puts in_fd's termios back (TCGETS, TCSETS) */
 };
 
 /*
@@ -64,11 +68,15 @@ void sandbox_free_vcpu(struct sandbox_vcpu_prog *p);
 /* Enter the vCPU or main thread's filter. 0, or -1 with err set. */
 int sandbox_enter_vcpu(const struct sandbox_fds *fds, char *err, size_t errlen);
 int sandbox_enter_main(const struct sandbox_fds *fds, char *err, size_t errlen);
+/* The console input thread's filter: read on in_fd, ppoll, KVM_IRQ_LINE on vm_fd, TCSETS. */
+int sandbox_enter_input(const struct sandbox_fds *fds, char *err, size_t errlen);
 
 /* The minivmm side: which fds a vCPU or the main thread owns, and the banner's words. */
 int sandbox_prepare_vcpus(struct vm *vm, char *err, size_t errlen);	/* main thread */
 int sandbox_vcpu(struct vcpu *v, char *err, size_t errlen);		/* its own thread */
 int sandbox_main(struct vm *vm, char *err, size_t errlen);
+/* The console input thread, reading in_fd (a raw terminal to restore if term). */
+int sandbox_input(struct vm *vm, int in_fd, bool term, char *err, size_t errlen);
 const char *sandbox_banner(const struct vm *vm);
 
 /*

@@ -62,6 +62,16 @@ void vm_say(struct vm *vm, enum guest_msg kind, const char *fmt, ...)
 	va_end(ap);
 }
 
+void vm_irq_edge(struct vm *vm, unsigned int irq)
+{
+	struct kvm_irq_level l = { .irq = irq, .level = 1 };
+
+	/* Only a bad irq number fails: a minivmm bug, nothing the guest did. */
+	(void)ioctl(vm->fd, KVM_IRQ_LINE, &l);
+	l.level = 0;
+	(void)ioctl(vm->fd, KVM_IRQ_LINE, &l);
+}
+
 int vcpu_complete_exit(struct vcpu *v)
 {
 	int r, err;

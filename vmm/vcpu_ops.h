@@ -38,6 +38,11 @@ pthread_mutex_t *vm_out_lock(struct vm *vm);
 void vm_say(struct vm *vm, enum guest_msg kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* vm_request_stop(vm, status): vmm/vcpu_req.h. */
+/*
+ * An edge on `irq` of the in-kernel irqchip: KVM_IRQ_LINE level 1, then 0,
+ * on the VM fd. Any thread; its filter must allow it (BUS_F_RAISES_IRQ).
+ */
+void vm_irq_edge(struct vm *vm, unsigned int irq);
 
 /*
  * Finish the pending exit (an OUT's skip, an IN's or MMIO read's data) with

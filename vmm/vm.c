@@ -365,6 +365,11 @@ int vm_run(struct vm *vm)
 			break;
 		}
 	}
+	/* Devices' own threads (Linux's stdin reader), while clone(2) is still allowed. */
+	if (bus_devices_start(&vm->bus, err, sizeof(err))) {
+		say(vm, "minivmm: %s; stopping (exit %u)\n", err, EXITSTATUS_HOST_ERROR);
+		vm_request_stop(vm, EXITSTATUS_HOST_ERROR);
+	}
 	/* Every thread exists and every file is open: from here on, only waiting and reporting. */
 	if (sandbox_main(vm, err, sizeof(err))) {
 		say(vm, "minivmm: %s; stopping (exit %u)\n", err, EXITSTATUS_HOST_ERROR);
@@ -372,6 +377,8 @@ int vm_run(struct vm *vm)
 	}
 	wait_for_stop(vm, &waitset);
 	vm->stuck = !join_vcpus(vm);
+	/* The stdin reader ends, the terminal is itself again, COM1's last line goes out. */
+	bus_devices_stop(&vm->bus);
 	return atomic_load(&vm->exit_status);
 }
 

@@ -93,6 +93,43 @@ START_TEST(test_tables)
 }
 END_TEST
 
+/* Linux's set: PM1a blocks, SCI 9, SMI_CMD 0, a DSDT with \_S5; the rest as Multiboot's. */
+START_TEST(test_linux_tables)
+{
+	const struct acpi_fadt *fadt;
+	const struct acpi_header *dsdt;
+	const uint8_t *aml;
+	size_t len;
+
+	ck_assert_int_eq(acpi_build_linux(&mem, 2, 0x608, err, sizeof(err)), 0);
+	fadt = (const struct acpi_fadt *)table(ACPI_FADT_GPA, "FACP");
+	ck_assert_uint_eq(fadt->pm1a_evt_blk, 0x600);
+	ck_assert_uint_eq(fadt->pm1_evt_len, 4);
+	ck_assert_uint_eq(fadt->pm1a_cnt_blk, 0x604);
+	ck_assert_uint_eq(fadt->pm1_cnt_len, 2);
+	ck_assert_uint_eq(fadt->pm1b_evt_blk | fadt->pm1b_cnt_blk, 0);
+	ck_assert_uint_eq(fadt->sci_int, 9);
+	ck_assert_uint_eq(fadt->smi_cmd, 0);
+	ck_assert_uint_eq(fadt->pm_tmr_blk, 0x608);
+	dsdt = table(fadt->dsdt, "DSDT");
+	aml = acpi_dsdt_linux_aml(&len);
+	ck_assert_uint_eq(dsdt->length, 36 + len);
+	ck_assert(!memcmp((const uint8_t *)dsdt + 36, aml, len));
+	/* NameOp, \_S5_, PackageOp whose length runs exactly to the table's end. */
+	ck_assert(!memcmp(aml, "\x08\\_S5_\x12", 7));
+	ck_assert_uint_eq(7 + aml[7], len);
+	ck_assert_uint_eq(aml[8], 4);			/* NumElements */
+	ck_assert_uint_eq(aml[9], 0x0a);		/* BytePrefix */
+	ck_assert_uint_eq(aml[10], ACPI_SLP_TYP_S5);
+	table(ACPI_MADT_GPA, "APIC");
+	/* Multiboot's set stays as it was: no PM1 blocks, an empty DSDT. */
+	ck_assert_int_eq(acpi_build(&mem, 2, 0x608, err, sizeof(err)), 0);
+	fadt = (const struct acpi_fadt *)table(ACPI_FADT_GPA, "FACP");
+	ck_assert_uint_eq(fadt->pm1a_evt_blk | fadt->pm1a_cnt_blk | fadt->pm1_evt_len, 0);
+	ck_assert_uint_eq(table(fadt->dsdt, "DSDT")->length, 36);
+}
+END_TEST
+
 START_TEST(test_madt)
 {
 	const struct acpi_header *h;
@@ -188,6 +225,7 @@ static Suite *acpi_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_checksum_helper);
 	tcase_add_test(tc, test_tables);
+	tcase_add_test(tc, test_linux_tables);
 	tcase_add_test(tc, test_madt);
 	tcase_add_test(tc, test_madt_x2apic);
 	tcase_add_test(tc, test_errors);

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* Register models of the Multiboot devices: 16550, fw_cfg, PM timer. */
+/*
+ * Register models of the Multiboot devices (16550, fw_cfg, PM timer) and
+ * of Linux guests' (ACPI PM1a, i8042, the console's escape keys).
+ */
 #include <check.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tests/unit/suites.h"
+#include "vmm/dev/acpi_pm.h"
+#include "vmm/dev/console_escape.h"
 #include "vmm/dev/fwcfg.h"
+#include "vmm/dev/i8042.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/serial16550.h"
 
@@ -39,6 +46,8 @@ START_TEST(test_uart_divisor_latch)
 	ck_assert_uint_eq(u.dlm, 0x00);			/* IER write did not hit DLM */
 	ck_assert(!uart_write(&u, UART_LCR, 0x03));
 	ck_assert(!uart_write(&u, UART_FCR, 0x00));
+	/* IER.THRI with THR empty: THRE pending until IIR reports it once. */
+	ck_assert_uint_eq(uart_read(&u, UART_IIR), 0x02);
 	ck_assert_uint_eq(uart_read(&u, UART_IIR), UART_IIR_NONE);
 	ck_assert(!uart_write(&u, UART_FCR, 0x07));
 	ck_assert_uint_eq(uart_read(&u, UART_IIR), UART_IIR_NONE | UART_IIR_FIFO);
@@ -115,6 +124,114 @@ START_TEST(test_pmtimer)
 }
 END_TEST
 
+static uint16_t pm_read16(const struct acpi_pm *pm, unsigned int off)
+{
+	return (uint16_t)(acpi_pm_read(pm, off) | acpi_pm_read(pm, off + 1) << 8);
+}
+
+/* A 16-bit outw, low byte first as the device handler splits it. */
+static enum acpi_pm_event pm_write16(struct acpi_pm *pm, unsigned int off, uint16_t v)
+{
+	enum acpi_pm_event lo = acpi_pm_write(pm, off, (uint8_t)v);
+
+	ck_assert_int_eq(lo, ACPI_PM_NONE);
+	return acpi_pm_write(pm, off + 1, (uint8_t)(v >> 8));
+}
+
+/* What ACPICA's acpi_hw_legacy_sleep() does for S5: SLP_TYP first, then SLP_TYP | SLP_EN. */
+START_TEST(test_acpi_pm_poweroff)
+{
+	struct acpi_pm pm;
+	uint16_t cnt;
+
+	acpi_pm_reset(&pm);
+	ck_assert_uint_eq(pm_read16(&pm, 4), ACPI_PM1_CNT_SCI_EN);	/* always ACPI mode */
+	ck_assert_uint_eq(pm_read16(&pm, 0), 0);			/* no status bits */
+	ck_assert_int_eq(pm_write16(&pm, 0, 0xffff), ACPI_PM_NONE);	/* clear all: nothing */
+	ck_assert_uint_eq(pm_read16(&pm, 0), 0);
+	ck_assert_int_eq(pm_write16(&pm, 2, 0x0121), ACPI_PM_NONE);	/* PM1_EN kept */
+	ck_assert_uint_eq(pm_read16(&pm, 2), 0x0121);
+	cnt = pm_read16(&pm, 4) & ~(7u << 10) & ~ACPI_PM1_CNT_SLP_EN;
+	cnt |= 5u << 10;
+	ck_assert_int_eq(pm_write16(&pm, 4, cnt), ACPI_PM_NONE);
+	ck_assert_uint_eq(pm_read16(&pm, 4), cnt | ACPI_PM1_CNT_SCI_EN);
+	ck_assert_int_eq(pm_write16(&pm, 4, cnt | ACPI_PM1_CNT_SLP_EN), ACPI_PM_POWEROFF);
+	/* SLP_EN is write-only: it never reads back. */
+	ck_assert_uint_eq(pm_read16(&pm, 4) & ACPI_PM1_CNT_SLP_EN, 0);
+}
+END_TEST
+
+START_TEST(test_acpi_pm_other_sleep)
+{
+	struct acpi_pm pm;
+
+	acpi_pm_reset(&pm);
+	/* S3 (QEMU's SLP_TYP 1) and the like: said and ignored, not a poweroff. */
+	ck_assert_int_eq(pm_write16(&pm, 4, (1u << 10) | ACPI_PM1_CNT_SLP_EN), ACPI_PM_SLEEP);
+	ck_assert_int_eq(pm_write16(&pm, 4, (7u << 10) | ACPI_PM1_CNT_SLP_EN), ACPI_PM_SLEEP);
+	/* SLP_TYP 5 without SLP_EN, or SCI_EN written 0: nothing happens. */
+	ck_assert_int_eq(pm_write16(&pm, 4, 5u << 10), ACPI_PM_NONE);
+	ck_assert_int_eq(pm_write16(&pm, 4, 0), ACPI_PM_NONE);
+	ck_assert_uint_eq(pm_read16(&pm, 4), ACPI_PM1_CNT_SCI_EN);
+	/* Past the six registers: reads 0, writes do nothing. */
+	ck_assert_uint_eq(acpi_pm_read(&pm, 6), 0);
+	ck_assert_int_eq(acpi_pm_write(&pm, 6, 0xff), ACPI_PM_NONE);
+}
+END_TEST
+
+START_TEST(test_i8042)
+{
+	/* Status 0: input and output buffers empty, so Linux's kb_wait() returns at once. */
+	ck_assert_uint_eq(i8042_read(I8042_CMD_PORT), 0);
+	ck_assert_uint_eq(i8042_read(I8042_DATA_PORT), 0);
+	ck_assert(i8042_write(I8042_CMD_PORT, I8042_CMD_RESET));
+	/* Other pulses with the reset line's bit 0 clear reset too; bit 0 set does not. */
+	ck_assert(i8042_write(I8042_CMD_PORT, 0xf0));
+	ck_assert(!i8042_write(I8042_CMD_PORT, 0xff));
+	ck_assert(!i8042_write(I8042_CMD_PORT, 0xfd));
+	/* Ordinary commands, and 0xfe as data: accepted and ignored. */
+	ck_assert(!i8042_write(I8042_CMD_PORT, 0xad));
+	ck_assert(!i8042_write(I8042_CMD_PORT, 0x20));
+	ck_assert(!i8042_write(I8042_DATA_PORT, I8042_CMD_RESET));
+}
+END_TEST
+
+static enum escape_action esc(struct console_escape *e, const char *in, char *out)
+{
+	size_t n = strlen(in), o = 99;
+	enum escape_action a = escape_filter(e, (const uint8_t *)in, n, (uint8_t *)out, &o);
+
+	ck_assert_uint_le(o, n);
+	out[o] = '\0';
+	return a;
+}
+
+START_TEST(test_escape_keys)
+{
+	struct console_escape e = { 0 };
+	char out[64];
+
+	ck_assert_int_eq(esc(&e, "ls -l\r\x03", out), ESCAPE_NONE);
+	ck_assert_str_eq(out, "ls -l\r\x03");			/* Ctrl-C goes to the guest */
+	ck_assert_int_eq(esc(&e, "a\x01\x01" "b", out), ESCAPE_NONE);
+	ck_assert_str_eq(out, "a\x01" "b");				/* Ctrl-A Ctrl-A: one Ctrl-A */
+	ck_assert_int_eq(esc(&e, "\x01q\x01hc", out), ESCAPE_HELP_ASKED);
+	ck_assert_str_eq(out, "c");				/* unknown after Ctrl-A: dropped */
+	ck_assert_int_eq(esc(&e, "up\x01xdown", out), ESCAPE_QUIT);
+	ck_assert_str_eq(out, "up");				/* nothing after the quit */
+	/* Split across two reads. */
+	ck_assert_int_eq(esc(&e, "z\x01", out), ESCAPE_NONE);
+	ck_assert_str_eq(out, "z");
+	ck_assert(e.armed);
+	ck_assert_int_eq(esc(&e, "x", out), ESCAPE_QUIT);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(esc(&e, "\x01", out), ESCAPE_NONE);
+	ck_assert_int_eq(esc(&e, "\x01", out), ESCAPE_NONE);
+	ck_assert_str_eq(out, "\x01");
+	ck_assert(!e.armed);
+}
+END_TEST
+
 static Suite *devices_suite(void)
 {
 	Suite *s = suite_create("devices");
@@ -126,6 +243,10 @@ static Suite *devices_suite(void)
 	tcase_add_test(tc, test_fwcfg_items);
 	tcase_add_test(tc, test_fwcfg_unknown_and_past_end);
 	tcase_add_test(tc, test_pmtimer);
+	tcase_add_test(tc, test_acpi_pm_poweroff);
+	tcase_add_test(tc, test_acpi_pm_other_sleep);
+	tcase_add_test(tc, test_i8042);
+	tcase_add_test(tc, test_escape_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

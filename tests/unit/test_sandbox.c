@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <linux/audit.h>
 #include <linux/kvm.h>
 #include <pthread.h>
@@ -17,12 +18,13 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "tests/unit/suites.h"
 #include "vmm/sandbox.h"
 
-enum filter { VCPU_FILTER, MAIN_FILTER };
+enum filter { VCPU_FILTER, MAIN_FILTER, INPUT_FILTER };
 
 enum attempt {
 	OWN_KVM_RUN,		/* ioctl(vcpu_fd, KVM_RUN): allowed (ENOTTY on /dev/null) */
@@ -38,6 +40,11 @@ enum attempt {
 	MMAP_DATA,
 	KILL_PARENT,
 	MALLOC_GROWTH,		/* realloc up to megabytes, as the result store does */
+	VM_IRQ_LINE,		/* KVM_IRQ_LINE on the VM fd: Linux's COM1 (irq_line) */
+	READ_IN_FD,		/* the input thread's read of stdin */
+	READ_OTHER_FD,
+	POLL,			/* ppoll, as the input thread waits */
+	TCSETS_STDIN,		/* the input thread puts the terminal back */
 };
 
 struct child_args {
@@ -46,6 +53,7 @@ struct child_args {
 	struct sandbox_fds fds;
 	int other_fd;
 	pid_t parent;		/* taken before the filter: getppid is not in it */
+	struct termios tio;	/* stdin's, read before the filter (TCSETS writes it back) */
 };
 
 /*
@@ -111,6 +119,29 @@ static void attempt(const struct child_args *a)
 	case KILL_PARENT:
 		syscall(SYS_tgkill, a->parent, a->parent, 0);
 		break;
+	case VM_IRQ_LINE:
+		ioctl(a->fds.vm_fd, KVM_IRQ_LINE, NULL);
+		break;
+	case READ_IN_FD:
+		if (read(a->fds.in_fd, &p, 1) != 0)	/* /dev/null: EOF */
+			_exit(94);
+		break;
+	case READ_OTHER_FD:
+		if (read(a->other_fd, &p, 1) < 0)
+			_exit(94);
+		break;
+	case POLL: {
+		struct pollfd pfd = { .fd = a->fds.in_fd, .events = POLLIN };
+		struct timespec zero = { 0, 0 };
+
+		if (ppoll(&pfd, 1, &zero, NULL) != 1)
+			_exit(94);
+		break;
+	}
+	case TCSETS_STDIN:
+		/* Its own settings back (ENOTTY on /dev/null or a non-terminal): nothing changes. */
+		ioctl(a->fds.in_fd >= 0 ? a->fds.in_fd : STDIN_FILENO, TCSETS, &a->tio);
+		break;
 	}
 }
 
@@ -118,8 +149,9 @@ static void *enter_and_attempt(void *arg)
 {
 	const struct child_args *a = arg;
 	char err[160];
-	int r = a->filter == VCPU_FILTER ? sandbox_enter_vcpu(&a->fds, err, sizeof(err)) :
-					   sandbox_enter_main(&a->fds, err, sizeof(err));
+	int r = a->filter == VCPU_FILTER  ? sandbox_enter_vcpu(&a->fds, err, sizeof(err)) :
+		a->filter == INPUT_FILTER ? sandbox_enter_input(&a->fds, err, sizeof(err)) :
+					    sandbox_enter_main(&a->fds, err, sizeof(err));
 
 	if (r)
 		_exit(90);
@@ -168,30 +200,44 @@ static int run_child(struct child_args *a, char *msg, size_t msglen)
 	return WEXITSTATUS(status);
 }
 
-static struct child_args args_for(enum filter f, enum attempt what, bool hv)
+/* Linux guests' additions: COM1's IRQ line, the input thread's fds, the main thread's. */
+struct linux_opts {
+	bool irq_line;
+	bool term;		/* input thread: TCSETS on its stdin */
+};
+
+static struct child_args args_linux(enum filter f, enum attempt what, bool hv,
+				    struct linux_opts lx)
 {
 	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	int other_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	int vm_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct child_args a;
 
 	ck_assert(null_fd >= 0 && other_fd >= 0 && vm_fd >= 0);
-	return (struct child_args){
+	a = (struct child_args){
 		.filter = f,
 		.attempt = what,
 		.fds = {
 			.vcpu_fd = f == VCPU_FILTER ? null_fd : -1,
-			.vm_fd = f == VCPU_FILTER ? vm_fd : -1,
+			.vm_fd = f != MAIN_FILTER ? vm_fd : -1,
 			.out_fd = f == MAIN_FILTER ? null_fd : -1,
 			.hv = hv,
+			.irq_line = lx.irq_line,
+			.in_fd = f == INPUT_FILTER ? null_fd : -1,
+			.term = lx.term,
 		},
 		.other_fd = other_fd,
 		.parent = getpid(),
 	};
+	(void)tcgetattr(STDIN_FILENO, &a.tio);
+	return a;
 }
 
-static void expect_allowed(enum filter f, enum attempt what, bool hv)
+
+static void expect_allowed_lx(enum filter f, enum attempt what, bool hv, struct linux_opts lx)
 {
-	struct child_args a = args_for(f, what, hv);
+	struct child_args a = args_linux(f, what, hv, lx);
 	char msg[512];
 
 	int status = run_child(&a, msg, sizeof(msg));
@@ -200,13 +246,24 @@ static void expect_allowed(enum filter f, enum attempt what, bool hv)
 	ck_assert_int_eq(status, 0);
 }
 
-static void expect_denied(enum filter f, enum attempt what, bool hv, const char *line)
+static void expect_denied_lx(enum filter f, enum attempt what, bool hv, struct linux_opts lx,
+			     const char *line)
 {
-	struct child_args a = args_for(f, what, hv);
+	struct child_args a = args_linux(f, what, hv, lx);
 	char msg[512];
 
 	ck_assert_int_eq(run_child(&a, msg, sizeof(msg)), SANDBOX_EXIT_STATUS);
 	ck_assert_str_eq(msg, line);
+}
+
+static void expect_allowed(enum filter f, enum attempt what, bool hv)
+{
+	expect_allowed_lx(f, what, hv, (struct linux_opts){ 0 });
+}
+
+static void expect_denied(enum filter f, enum attempt what, bool hv, const char *line)
+{
+	expect_denied_lx(f, what, hv, (struct linux_opts){ 0 }, line);
 }
 
 #define DENIED(call, nr, thread) \
@@ -314,6 +371,56 @@ START_TEST(test_main_filter)
 }
 END_TEST
 
+#define LX_IRQ	((struct linux_opts){ .irq_line = true })
+
+/* Linux guests: COM1's IRQ 4 from the vCPU threads, and only with irq_line. */
+START_TEST(test_vcpu_filter_irq_line)
+{
+	expect_allowed_lx(VCPU_FILTER, VM_IRQ_LINE, false, LX_IRQ);
+	expect_allowed_lx(VCPU_FILTER, VM_IRQ_LINE, true, LX_IRQ);
+	expect_denied(VCPU_FILTER, VM_IRQ_LINE, false, DENIED("ioctl", "16", "a vCPU thread"));
+	expect_denied(VCPU_FILTER, VM_IRQ_LINE, true, DENIED("ioctl", "16", "a vCPU thread"));
+	/* irq_line does not open the VM fd to anything else. */
+	expect_denied_lx(VCPU_FILTER, VM_SIGNAL_MSI, false, LX_IRQ,
+			 DENIED("ioctl", "16", "a vCPU thread"));
+}
+END_TEST
+
+/* The console input thread: stdin, poll, IRQ 4, its stderr lines; nothing more. */
+START_TEST(test_input_filter)
+{
+	expect_allowed_lx(INPUT_FILTER, READ_IN_FD, false, LX_IRQ);
+	expect_allowed_lx(INPUT_FILTER, POLL, false, LX_IRQ);
+	expect_allowed_lx(INPUT_FILTER, VM_IRQ_LINE, false, LX_IRQ);
+	expect_allowed_lx(INPUT_FILTER, WRITE_STDOUT, false, LX_IRQ);
+	expect_allowed_lx(INPUT_FILTER, MALLOC_GROWTH, false, LX_IRQ);
+	/* Named "a vCPU thread": the handler tells only the main thread apart. */
+	expect_denied_lx(INPUT_FILTER, READ_OTHER_FD, false, LX_IRQ,
+			 DENIED("read", "0", "a vCPU thread"));
+	expect_denied_lx(INPUT_FILTER, WRITE_OTHER_FD, false, LX_IRQ,
+			 DENIED("write", "1", "a vCPU thread"));
+	expect_denied_lx(INPUT_FILTER, VM_SIGNAL_MSI, false, LX_IRQ,
+			 DENIED("ioctl", "16", "a vCPU thread"));
+	expect_denied_lx(INPUT_FILTER, TCSETS_STDIN, false, LX_IRQ,
+			 DENIED("ioctl", "16", "a vCPU thread"));
+	/* A raw terminal: it puts it back itself as it ends. */
+	expect_allowed_lx(INPUT_FILTER, TCSETS_STDIN, false,
+			  (struct linux_opts){ .irq_line = true, .term = true });
+	expect_denied_lx(INPUT_FILTER, OPENAT, false, LX_IRQ,
+			 DENIED("openat", "257", "a vCPU thread"));
+	expect_denied_lx(INPUT_FILTER, KILL_PARENT, false, LX_IRQ,
+			 DENIED("tgkill", "234", "a vCPU thread"));
+}
+END_TEST
+
+/* The main thread needs nothing new for Linux guests: the input thread restores the terminal. */
+START_TEST(test_main_filter_linux)
+{
+	expect_denied(MAIN_FILTER, TCSETS_STDIN, false, DENIED("ioctl", "16", "the main thread"));
+	expect_denied(MAIN_FILTER, VM_IRQ_LINE, false, DENIED("ioctl", "16", "the main thread"));
+}
+END_TEST
+
 static Suite *sandbox_suite(void)
 {
 	Suite *s = suite_create("sandbox");
@@ -325,6 +432,9 @@ static Suite *sandbox_suite(void)
 	tcase_add_test(tc, test_vcpu_filter_denies);
 	tcase_add_test(tc, test_vcpu_filter_template);
 	tcase_add_test(tc, test_main_filter);
+	tcase_add_test(tc, test_vcpu_filter_irq_line);
+	tcase_add_test(tc, test_input_filter);
+	tcase_add_test(tc, test_main_filter_linux);
 	suite_add_tcase(s, tc);
 	return s;
 }

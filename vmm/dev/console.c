@@ -4,7 +4,6 @@
  * its own line and writes it whole, so lines from different vCPUs never
  * interleave mid-line.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "vmm/dev/devices.h"
 #include "vmm/dev/serial16550.h"
 #include "vmm/errmsg.h"
+#include "vmm/fdio.h"
 #include "vmm/vcpu_ops.h"
 
 #define CONSOLE_LINE_MAX 1024
@@ -32,28 +32,14 @@ struct console {
 	struct console_line lines[];	/* one per vCPU */
 };
 
-/* As report.c writes: an interrupted write is retried, not taken for the end. */
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		buf += n;
-		len -= (size_t)n;
-	}
-}
-
 static void console_flush(struct console *con, struct console_line *l)
 {
 	if (!l->len)
 		return;
 	pthread_mutex_lock(con->out_lock);
 	fflush(stdout);
-	write_all(STDOUT_FILENO, l->buf, l->len);
+	/* A failed stdout (closed pipe) loses the line; a signal never does (vmm/fdio.c). */
+	(void)fdio_write_all(STDOUT_FILENO, l->buf, l->len);
 	pthread_mutex_unlock(con->out_lock);
 	l->len = 0;
 }

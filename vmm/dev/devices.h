@@ -33,5 +33,14 @@ int ctrl_dev_create(struct vm *vm, char *err, size_t errlen);
 int pciconf_dev_create(struct vm *vm, char *err, size_t errlen);
 int fwcfg_dev_create(struct vm *vm, char *err, size_t errlen);
 int pmtimer_dev_create(struct vm *vm, char *err, size_t errlen);
+/*
+ * Linux guests (docs/linux-devices.md): COM1 with IRQ 4 and stdin fed to
+ * it (or without stdin), the ACPI PM1a blocks acpi_build_linux() names
+ * (S5 = poweroff), an i8042 stub (0xfe = reset).
+ */
+int linux_console_dev_create(struct vm *vm, char *err, size_t errlen);
+int linux_console_output_dev_create(struct vm *vm, char *err, size_t errlen);
+int acpi_pm_dev_create(struct vm *vm, char *err, size_t errlen);
+int i8042_dev_create(struct vm *vm, char *err, size_t errlen);
 
 #endif
