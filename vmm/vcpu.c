@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vmm/cpuid.h"
 #include "vmm/exits.h"
 #include "vmm/multiboot.h"
 #include "vmm/sandbox.h"
@@ -74,7 +75,7 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 		snprintf(err, errlen, "vCPU %u: mmap of kvm_run: %s", index, strerror(errno));
 		return -1;
 	}
-	if (x86_cpuid_set(v->fd, vm->cpuid, index)) {
+	if (cpuid_set(v->fd, vm->cpuid, index)) {
 		snprintf(err, errlen, "vCPU %u: KVM_SET_CPUID2: %s", index, strerror(errno));
 		return -1;
 	}

@@ -13,6 +13,7 @@
 
 #include "hv/hv.h"
 #include "vmm/acpi.h"
+#include "vmm/cpuid.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
@@ -125,7 +126,7 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 	}
 	if (vm->cfg.nr_vcpus > vm->kvm.host_cpus)
 		bi->features |= MVM_F_OVERCOMMIT;
-	if (x86_cpuid_kvm_features(vm->cpuid, vm->hv != NULL) & (1u << KVM_FEATURE_STEAL_TIME) &&
+	if (cpuid_kvm_features(vm->cpuid, vm->cfg.pv) & (1u << KVM_FEATURE_STEAL_TIME) &&
 	    vm->kvm.user_msr)
 		bi->features |= MVM_F_PVTIME;
 	bi->cmdline_len = strlen(vm->cfg.cmdline);
@@ -171,7 +172,7 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	}
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		vm->vcpus[i].fd = -1;
-	vm->cpuid = x86_cpuid_build(vm->kvm.fd, vm->hv, err, errlen);
+	vm->cpuid = cpuid_build(vm->kvm.fd, vm->cfg.pv, vm->hv, err, errlen);
 	if (!vm->cpuid)
 		return -1;
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
@@ -182,6 +183,14 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 		return fail(err, errlen, "KVM_GET_TSC_KHZ");
 	vm->tsc_khz = (uint64_t)khz;
 	return 0;
+}
+
+/* --pv not given: the payload sees both, a Multiboot kernel what QEMU's -cpu host shows. */
+static void choose_pv(struct vm_config *cfg, enum image_kind kind)
+{
+	if (cfg->pv == PV_DEFAULT)
+		cfg->pv = kind == IMAGE_MULTIBOOT ? PV_KVM : PV_HYPERV_KVM;
+	cfg->hyperv = cfg->pv == PV_HYPERV || cfg->pv == PV_HYPERV_KVM;
 }
 
 /*
@@ -203,11 +212,13 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 	if (!buf)
 		return -1;
 	vm->kind = loader_image_kind(buf, len);
-	if (vm->kind == IMAGE_MULTIBOOT) {
-		if (!vm->cfg.mem_given)
-			mem_size = VMM_MULTIBOOT_DEFAULT_MEM;
-		if (!vm->cfg.hyperv_given)
-			vm->cfg.hyperv = false;
+	if (vm->kind == IMAGE_MULTIBOOT && !vm->cfg.mem_given)
+		mem_size = VMM_MULTIBOOT_DEFAULT_MEM;
+	choose_pv(&vm->cfg, vm->kind);
+	if (vm->kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX) {
+		snprintf(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",
+			 MVM_CMDLINE_MAX - 1);
+		goto out;
 	}
 	if (mem_init(&vm->mem, mem_size, err, errlen))
 		goto out;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* x86 boot state: page tables, GDT, registers for 64-bit entry, CPUID. */
+/* x86 boot state: page tables, GDT, registers for 64-bit entry; the guest page walk. */
 #ifndef VMM_X86_H
 #define VMM_X86_H
 
@@ -9,9 +9,7 @@
 
 #include "vmm/mem.h"
 
-struct kvm_cpuid2;
 struct kvm_sregs;
-struct hv;
 
 #define X86_CR0_BOOT	0x80050033ULL	/* PG | WP | NE | ET | MP | PE */
 #define X86_CR4_BOOT	0x620ULL	/* OSXMMEXCPT | OSFXSR | PAE */
@@ -33,14 +31,6 @@ int x86_init_vcpu(int vcpu_fd, uint64_t entry, unsigned int index, char *err, si
  */
 int x86_init_vcpu_multiboot(int vcpu_fd, uint64_t entry, uint32_t eax, uint32_t ebx,
 			    char *err, size_t errlen);
-
-/* The VM's CPUID template: host-supported leaves plus hypervisor leaves. */
-struct kvm_cpuid2 *x86_cpuid_build(int kvm_fd, const struct hv *hv, char *err, size_t errlen);
-/* Install the template on a vCPU with its own APIC ID patched in. */
-int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id);
-
-/* KVM's paravirt feature bits as offered in the template (0 if none). */
-uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv);
 
 /* Walk the guest's 4-level page tables; -1 if not mapped or not RAM. */
 int x86_gva_to_gpa(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, uint64_t *gpa);

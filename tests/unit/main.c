@@ -27,6 +27,8 @@ int main(void)
 	srunner_add_suite(sr, xmm_calib_suite());
 	srunner_add_suite(sr, vcpu_hold_suite());
 	srunner_add_suite(sr, resetstate_suite());
+	srunner_add_suite(sr, cpuid_suite());
+	srunner_add_suite(sr, linux_cmdline_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -22,5 +22,7 @@ Suite *vpset_suite(void);
 Suite *xmm_calib_suite(void);
 Suite *vcpu_hold_suite(void);
 Suite *resetstate_suite(void);
+Suite *cpuid_suite(void);
+Suite *linux_cmdline_suite(void);
 
 #endif
