@@ -163,7 +163,10 @@ static int unpack_xz(const uint8_t *in, size_t in_len, uint8_t *out, size_t cap,
 	s.avail_in = in_len;
 	s.next_out = out;
 	s.avail_out = cap;
-	r = lzma_code(&s, LZMA_FINISH);
+	/* LZMA_OK until no progress is possible, then LZMA_BUF_ERROR. */
+	do
+		r = lzma_code(&s, LZMA_FINISH);
+	while (r == LZMA_OK && s.avail_out);
 	*got = s.total_out;
 	lzma_end(&s);
 	if (r == LZMA_STREAM_END)
@@ -239,7 +242,7 @@ static int check_decodable(const struct linux_bzimage *bz, uint32_t want, size_t
 		return errmsg(err, errlen, "bzImage payload's size trailer says 0 bytes unpacked");
 	if (want > max)
 		return errmsg(err, errlen, "bzImage payload unpacks to %u MiB, more than minivmm's %zu MiB limit",
-			      (want + (1u << 20) - 1) >> 20, max >> 20);
+			      (unsigned int)(((uint64_t)want + (1u << 20) - 1) >> 20), max >> 20);
 	return 0;
 }
 

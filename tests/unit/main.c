@@ -27,6 +27,9 @@ int main(void)
 	srunner_add_suite(sr, xmm_calib_suite());
 	srunner_add_suite(sr, vcpu_hold_suite());
 	srunner_add_suite(sr, resetstate_suite());
+	srunner_add_suite(sr, linux_bzimage_suite());
+	srunner_add_suite(sr, linux_pvh_suite());
+	srunner_add_suite(sr, linux_boot_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

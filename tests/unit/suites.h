@@ -22,5 +22,8 @@ Suite *vpset_suite(void);
 Suite *xmm_calib_suite(void);
 Suite *vcpu_hold_suite(void);
 Suite *resetstate_suite(void);
+Suite *linux_bzimage_suite(void);
+Suite *linux_pvh_suite(void);
+Suite *linux_boot_suite(void);
 
 #endif
