@@ -18,7 +18,8 @@
 /* Clear of the payload's page tables (PML4, PDPT, PT0, 4 PDs) and the Multiboot block. */
 _Static_assert(LINUX_START_INFO_GPA >= MVM_PML4_GPA + 7 * MVM_PAGE_SIZE, "over the page tables");
 _Static_assert(LINUX_START_INFO_GPA >= MB_CMDLINE_GPA + MB_CMDLINE_MAX, "over the Multiboot block");
-_Static_assert(LINUX_MODLIST_GPA >= LINUX_START_INFO_GPA + sizeof(struct hvm_start_info), "modlist");
+_Static_assert(LINUX_MODLIST_GPA >= LINUX_START_INFO_GPA + sizeof(struct hvm_start_info),
+	       "modlist");
 _Static_assert(LINUX_MEMMAP_GPA >= LINUX_MODLIST_GPA + sizeof(struct hvm_modlist_entry), "memmap");
 _Static_assert(LINUX_MEMMAP_GPA + LINUX_MEMMAP_MAX * sizeof(struct hvm_memmap_table_entry) <=
 	       LINUX_CMDLINE_GPA, "memmap runs into the command line");
