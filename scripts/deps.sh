@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh build|check|bench|fuzz|peer|deb|vmx
 set -euo pipefail
 
-build_pkgs="gcc make pkg-config libelf-dev libjansson-dev libseccomp-dev"
+build_pkgs="gcc make pkg-config libelf-dev libjansson-dev libseccomp-dev liblzma-dev libzstd-dev zlib1g-dev"
 case "${1:-build}" in
 build) pkgs="$build_pkgs" ;;
 check) pkgs="$build_pkgs check acl mandoc python3 gnuplot-nox" ;;

@@ -29,6 +29,9 @@ int main(void)
 	srunner_add_suite(sr, resetstate_suite());
 	srunner_add_suite(sr, cpuid_suite());
 	srunner_add_suite(sr, linux_cmdline_suite());
+	srunner_add_suite(sr, linux_bzimage_suite());
+	srunner_add_suite(sr, linux_pvh_suite());
+	srunner_add_suite(sr, linux_boot_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -24,5 +24,8 @@ Suite *vcpu_hold_suite(void);
 Suite *resetstate_suite(void);
 Suite *cpuid_suite(void);
 Suite *linux_cmdline_suite(void);
+Suite *linux_bzimage_suite(void);
+Suite *linux_pvh_suite(void);
+Suite *linux_boot_suite(void);
 
 #endif
