@@ -84,8 +84,8 @@ struct hv_config {
 	 * guests"); all off for minivmm's own payload.
 	 */
 	bool endbr_page;		/* hypercall page starts with endbr64 (IBT) */
-	bool vp_assist;			/* accept VP_ASSIST_PAGE: stored per vCPU, no effect */
-	bool freq_msrs;			/* TSC_FREQUENCY, APIC_FREQUENCY and their CPUID bits */
+	bool vp_assist;			/* VP_ASSIST_PAGE: kept per vCPU, no effect */
+	bool freq_msrs;			/* TSC_/APIC_FREQUENCY and their CPUID bits */
 	uint64_t tsc_hz;		/* what TSC_FREQUENCY reads; non-zero with freq_msrs */
 	uint64_t apic_hz;		/* what APIC_FREQUENCY reads: the LAPIC timer's clock */
 	bool tsc_invariant;		/* AccessTscInvariantControls + TSC_INVARIANT_CONTROL */

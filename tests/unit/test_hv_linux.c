@@ -235,7 +235,8 @@ START_TEST(test_cpuid_bits_per_switch)
 		cfg.endbr_page = i == 4;
 		hv = new_hv(&cfg, &h);
 		features_leaf(hv, &f);
-		ck_assert_msg(f.eax == (PRIV_BASE | want[i].eax), "%s: EAX 0x%x", want[i].name, f.eax);
+		ck_assert_msg(f.eax == (PRIV_BASE | want[i].eax), "%s: EAX 0x%x", want[i].name,
+			      f.eax);
 		ck_assert_msg(f.edx == want[i].edx, "%s: EDX 0x%x", want[i].name, f.edx);
 		ck_assert_uint_eq(f.ebx, 0);
 		hv_destroy(hv);
