@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Lifetime of the Hyper-V layer: one struct hv per VM, holding the
- * configuration, the host callbacks and the partition-wide MSR state.
+ * configuration, the host callbacks and the MSR state.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +18,11 @@ static bool hv_config_valid(const struct hv_config *cfg, const struct hv_host_op
 		return false;
 	/* XMM-fast input needs a way to fetch XMM0-5 (or their spill). */
 	if (cfg->xmm_input && !ops->read_xmm)
+		return false;
+	/* A zero frequency would leave Linux with tsc_khz 0 or no LAPIC timer. */
+	if (cfg->freq_msrs && (!cfg->tsc_hz || !cfg->apic_hz))
+		return false;
+	if (cfg->crash_msrs && !ops->guest_crash)
 		return false;
 	return true;
 }
@@ -36,8 +41,16 @@ struct hv *hv_create(const struct hv_config *cfg, const struct hv_host_ops *ops,
 	hv->cfg = *cfg;
 	hv->ops = *ops;
 	hv->opaque = opaque;
+	if (cfg->vp_assist) {
+		hv->vp_assist = calloc(cfg->nr_vcpus, sizeof(*hv->vp_assist));
+		if (!hv->vp_assist) {
+			free(hv);
+			return NULL;
+		}
+	}
 	errno = pthread_mutex_init(&hv->msr_lock, NULL);
 	if (errno) {
+		free(hv->vp_assist);
 		free(hv);
 		return NULL;
 	}
@@ -54,6 +67,7 @@ void hv_destroy(struct hv *hv)
 	if (!hv)
 		return;
 	pthread_mutex_destroy(&hv->msr_lock);
+	free(hv->vp_assist);
 	free(hv);
 }
 

@@ -4,6 +4,7 @@
  * hypercall trap port that feeds it. hv/ never sees KVM; this file does.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,12 +158,31 @@ static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
 	return ret;
 }
 
+/*
+ * The guest's own crash report (hv/crash.c; at most one per run). From
+ * Linux, P0 is the die/panic event code, P1 its guest OS ID and P2/P3/P4
+ * RIP/RAX/RSP of the registers it reported; the panic message itself went
+ * to the console. Status 3, as for any guest failure.
+ */
+static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
+{
+	struct vm *vm = opaque;
+
+	pthread_mutex_lock(&vm->out_lock);
+	fprintf(stderr, "minivmm: vCPU %u: the guest reported a crash through the Hyper-V crash "
+		"MSRs: P0=0x%" PRIx64 " P1=0x%" PRIx64 " P2=0x%" PRIx64 " P3=0x%" PRIx64
+		" P4=0x%" PRIx64 "\n", vcpu, p[0], p[1], p[2], p[3], p[4]);
+	pthread_mutex_unlock(&vm->out_lock);
+	vm_request_stop(vm, 3);
+}
+
 static const struct hv_host_ops host_ops = {
 	.read_gpa = host_read_gpa,
 	.write_gpa = host_write_gpa,
 	.read_xmm = host_read_xmm,
 	.flush_vcpus = host_flush_vcpus,
 	.send_ipi = host_send_ipi,
+	.guest_crash = host_guest_crash,
 };
 
 /* TLFS: hypercalls are for CPL 0 in long mode; the 32-bit form is not offered. */

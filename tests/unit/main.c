@@ -17,6 +17,7 @@ int main(void)
 	srunner_add_suite(sr, results_suite());
 	srunner_add_suite(sr, hv_suite());
 	srunner_add_suite(sr, hv_page_suite());
+	srunner_add_suite(sr, hv_linux_suite());
 	srunner_add_suite(sr, ratelimit_suite());
 	srunner_add_suite(sr, insn_out_suite());
 	srunner_add_suite(sr, multiboot_suite());

@@ -12,6 +12,7 @@ Suite *stats_suite(void);
 Suite *results_suite(void);
 Suite *hv_suite(void);
 Suite *hv_page_suite(void);
+Suite *hv_linux_suite(void);
 Suite *ratelimit_suite(void);
 Suite *insn_out_suite(void);
 Suite *multiboot_suite(void);
