@@ -41,7 +41,8 @@ enum hv_msr_result hv_clock_msr_read(struct hv *hv, uint32_t msr, uint64_t *val)
 {
 	switch (msr) {
 	case HV_X64_MSR_TSC_FREQUENCY:
-		if (!hv->cfg.freq_msrs)
+		/* No rate known (hv_set_tsc_hz never called): not a made-up one. */
+		if (!hv->cfg.freq_msrs || !hv->cfg.tsc_hz)
 			return HV_MSR_GP;
 		*val = hv->cfg.tsc_hz;
 		return HV_MSR_OK;
@@ -65,4 +66,9 @@ enum hv_msr_result hv_clock_msr_write(struct hv *hv, uint32_t msr, uint64_t val)
 	if (msr != HV_X64_MSR_TSC_INVARIANT_CONTROL || !hv->cfg.tsc_invariant)
 		return HV_MSR_GP;
 	return hv_write_invariant_ctl(hv, val);
+}
+
+void hv_set_tsc_hz(struct hv *hv, uint64_t hz)
+{
+	hv->cfg.tsc_hz = hz;
 }

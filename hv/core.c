@@ -19,8 +19,12 @@ static bool hv_config_valid(const struct hv_config *cfg, const struct hv_host_op
 	/* XMM-fast input needs a way to fetch XMM0-5 (or their spill). */
 	if (cfg->xmm_input && !ops->read_xmm)
 		return false;
-	/* A zero frequency would leave Linux with tsc_khz 0 or no LAPIC timer. */
-	if (cfg->freq_msrs && (!cfg->tsc_hz || !cfg->apic_hz))
+	/*
+	 * A zero LAPIC frequency would leave Linux with no timer. The TSC
+	 * rate may come later (hv_set_tsc_hz): KVM tells it only once a vCPU
+	 * exists, and the vCPUs need the CPUID leaves made here.
+	 */
+	if (cfg->freq_msrs && !cfg->apic_hz)
 		return false;
 	if (cfg->crash_msrs && !ops->guest_crash)
 		return false;

@@ -132,6 +132,11 @@ void hv_destroy(struct hv *hv);
  * calibrates first). Not for use once vCPUs run.
  */
 void hv_set_xmm_spill(struct hv *hv, bool spill);
+/*
+ * The TSC rate TSC_FREQUENCY reads, once the VMM knows it (KVM tells it per
+ * vCPU, after the CPUID leaves were needed). Not for use once vCPUs run.
+ */
+void hv_set_tsc_hz(struct hv *hv, uint64_t hz);
 
 /*
  * The instructions the spill page runs for an XMM-fast call and the plain

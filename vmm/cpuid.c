@@ -174,3 +174,14 @@ bool cpuid_tsc_invariant(const struct kvm_cpuid2 *c)
 
 	return e && (e->edx & CPUID_INVARIANT_TSC);
 }
+
+bool cpuid_kvm_tsc_invariant(int kvm_fd)
+{
+	unsigned int cap;
+	char err[128];
+	struct kvm_cpuid2 *c = get_supported(kvm_fd, &cap, err, sizeof(err));
+	bool r = c && cpuid_tsc_invariant(c);
+
+	free(c);
+	return r;
+}

@@ -40,5 +40,7 @@ uint32_t cpuid_kvm_features(const struct kvm_cpuid2 *c, enum pv_personality pv);
 const void *cpuid_find(const struct kvm_cpuid2 *c, uint32_t function);
 /* CPUID 0x80000007 EDX bit 8: the TSC runs at a constant rate in every state. */
 bool cpuid_tsc_invariant(const struct kvm_cpuid2 *c);
+/* The same for what KVM supports here (false if it cannot say). */
+bool cpuid_kvm_tsc_invariant(int kvm_fd);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 
 #include "hv/hv.h"
+#include "vmm/cpuid.h"
 #include "vmm/hvhost.h"
 #include "vmm/pio_out.h"
 #include "vmm/vcpu.h"
@@ -265,6 +266,7 @@ static void hcall_io(struct vcpu *v, uint64_t port, bool write, void *data,
 
 int hvhost_create(struct vm *vm, char *err, size_t errlen)
 {
+	bool is_linux = vm->kind == IMAGE_LINUX;
 	struct hv_config cfg = {
 		.nr_vcpus = vm->cfg.nr_vcpus,
 		.xmm_input = vm->cfg.hv_xmm,
@@ -272,6 +274,20 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.flush_hint = true,
 		.ipi_hint = true,
 		.ex_hint = true,
+		/*
+		 * What Linux needs to boot cleanly (docs/hyperv.md, "Linux
+		 * guests"); the TSC rate follows once vCPU 0 exists
+		 * (hvhost_set_tsc_khz). The LAPIC timer: KVM's APIC bus runs
+		 * at 1 GHz (1 ns a cycle) unless KVM_CAP_X86_APIC_BUS_CYCLES_NS
+		 * changes it, which minivmm never does.
+		 */
+		.endbr_page = is_linux,
+		.vp_assist = is_linux,
+		.crash_msrs = is_linux,
+		.freq_msrs = is_linux,
+		.apic_hz = is_linux ? HVHOST_KVM_APIC_HZ : 0,
+		/* Only where KVM says the TSC it gives guests never changes rate. */
+		.tsc_invariant = is_linux && cpuid_kvm_tsc_invariant(vm->kvm.fd),
 	};
 
 	vm->hv = hv_create(&cfg, &host_ops, vm);
@@ -284,4 +300,10 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+void hvhost_set_tsc_khz(struct vm *vm, uint64_t khz)
+{
+	if (vm->hv)
+		hv_set_tsc_hz(vm->hv, khz * 1000);
 }

@@ -16,6 +16,7 @@
 enum image_kind {
 	IMAGE_ELF64 = 0,	/* 64-bit entry, struct mvm_bootinfo in RSI */
 	IMAGE_MULTIBOOT = 1,	/* 32-bit entry, paging off, Multiboot info in EBX */
+	IMAGE_LINUX = 2,	/* PVH: 32-bit entry, paging off, hvm_start_info in EBX */
 };
 
 struct load_info {

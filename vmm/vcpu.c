@@ -79,9 +79,11 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 		snprintf(err, errlen, "vCPU %u: KVM_SET_CPUID2: %s", index, strerror(errno));
 		return -1;
 	}
-	if (vm->kind == IMAGE_MULTIBOOT) {
-		if (index == 0 && x86_init_vcpu_multiboot(v->fd, vm->entry, MB_BOOT_MAGIC,
-							  MB_INFO_GPA, err, errlen))
+	if (vm->kind == IMAGE_MULTIBOOT || vm->kind == IMAGE_LINUX) {
+		uint32_t eax = vm->kind == IMAGE_MULTIBOOT ? MB_BOOT_MAGIC : 0;
+
+		if (index == 0 && x86_init_vcpu_multiboot(v->fd, vm->entry, eax,
+							  (uint32_t)vm->boot_ebx, err, errlen))
 			return -1;
 	} else if (x86_init_vcpu(v->fd, vm->entry, index, err, errlen)) {
 		return -1;

@@ -18,6 +18,8 @@
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
 #include "vmm/hvhost.h"
+#include "vmm/linux.h"
+#include "vmm/linux_cmdline.h"
 #include "vmm/loader.h"
 #include "vmm/msr.h"
 #include "vmm/multiboot.h"
@@ -68,6 +70,20 @@ static int enable_x2apic_api(struct vm *vm, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Linux calibrates its TSC and LAPIC timer against the PIT when no
+ * hypervisor tells it the rates (--pv none), and probes port 0x61: KVM's
+ * in-kernel PIT (and its dummy speaker port) answer, as in every other VMM.
+ */
+static int create_pit(struct vm *vm, char *err, size_t errlen)
+{
+	struct kvm_pit_config pit = { .flags = KVM_PIT_SPEAKER_DUMMY };
+
+	if (ioctl(vm->fd, KVM_CREATE_PIT2, &pit))
+		return fail(err, errlen, "KVM_CREATE_PIT2 (for a Linux guest)");
+	return 0;
+}
+
 static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 {
 	struct kvm_userspace_memory_region slot;
@@ -88,6 +104,8 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 		return fail(err, errlen, "KVM_SET_TSS_ADDR");
 	if (ioctl(vm->fd, KVM_CREATE_IRQCHIP, 0))
 		return fail(err, errlen, "KVM_CREATE_IRQCHIP");
+	if (vm->kind == IMAGE_LINUX && create_pit(vm, err, errlen))
+		return -1;
 	if (enable_x2apic_api(vm, err, errlen))
 		return -1;
 	disable_hypercall_quirk(vm);
@@ -148,8 +166,8 @@ static int register_multiboot_devices(struct vm *vm)
 
 static int register_devices(struct vm *vm, char *err, size_t errlen)
 {
-	int r = vm->kind == IMAGE_MULTIBOOT ? register_multiboot_devices(vm) :
-					       register_payload_devices(vm);
+	int r = vm->kind == IMAGE_ELF64 ? register_payload_devices(vm) :
+					   register_multiboot_devices(vm);
 
 	if (r) {
 		snprintf(err, errlen, "device ranges overlap (a bug in minivmm)");
@@ -182,15 +200,72 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	if (khz <= 0)
 		return fail(err, errlen, "KVM_GET_TSC_KHZ");
 	vm->tsc_khz = (uint64_t)khz;
+	hvhost_set_tsc_khz(vm, vm->tsc_khz);
 	return 0;
 }
 
-/* --pv not given: the payload sees both, a Multiboot kernel what QEMU's -cpu host shows. */
+/*
+ * --pv not given: the payload sees both, a Multiboot kernel what QEMU's
+ * -cpu host shows, Linux minivmm's Hyper-V layer alone. Linux never uses
+ * XMM-fast input, so it is not offered one (and nothing is calibrated).
+ */
 static void choose_pv(struct vm_config *cfg, enum image_kind kind)
 {
+	static const enum pv_personality dflt[] = {
+		[IMAGE_ELF64] = PV_HYPERV_KVM, [IMAGE_MULTIBOOT] = PV_KVM, [IMAGE_LINUX] = PV_HYPERV,
+	};
+
 	if (cfg->pv == PV_DEFAULT)
-		cfg->pv = kind == IMAGE_MULTIBOOT ? PV_KVM : PV_HYPERV_KVM;
+		cfg->pv = dflt[kind];
 	cfg->hyperv = cfg->pv == PV_HYPERV || cfg->pv == PV_HYPERV_KVM;
+	if (kind == IMAGE_LINUX)
+		cfg->hv_xmm = false;
+}
+
+static enum image_kind image_kind(const void *buf, size_t len)
+{
+	return linux_probe(buf, len) ? IMAGE_LINUX : loader_image_kind(buf, len);
+}
+
+/* The kernel and initrd in, the start info written; refuses a --mem they do not fit. */
+static int load_linux(struct vm *vm, const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct linux_image img;
+	struct linux_boot_cfg bc = { .rsdp_gpa = ACPI_RSDP_GPA };
+	char cmdline[VMM_ARGS_MAX], why[256];
+	void *initrd = NULL;
+	int ret = -1;
+
+	if (vm->cfg.initrd_path &&
+	    !(initrd = loader_read_file(vm->cfg.initrd_path, &bc.initrd_len, err, errlen)))
+		return -1;
+	if (linux_load(buf, len, &vm->mem, &img, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", vm->cfg.elf_path, why);
+		goto out;
+	}
+	if (linux_min_ram(img.kernel_end, bc.initrd_len) > vm->mem.size) {
+		snprintf(err, errlen, "--mem %llu MiB is too small for %s (kernel to %llu MiB) and a "
+			 "%zu KiB initrd: give --mem %lluM or more",
+			 (unsigned long long)(vm->mem.size >> 20), vm->cfg.elf_path,
+			 (unsigned long long)(img.kernel_end >> 20), bc.initrd_len >> 10,
+			 (unsigned long long)(linux_min_ram(img.kernel_end, bc.initrd_len) >> 20));
+		goto out;
+	}
+	if (linux_cmdline_build(vm->cfg.cmdline, img.cmdline_max, cmdline, sizeof(cmdline),
+				err, errlen))
+		goto out;
+	bc.cmdline = cmdline;
+	bc.cmdline_max = img.cmdline_max;
+	bc.initrd = initrd;
+	bc.kernel_end = img.kernel_end;
+	if (linux_write_start_info(&vm->mem, &bc, &vm->boot_ebx, err, errlen))
+		goto out;
+	vm->entry = img.entry;
+	vm->linux_img = img;
+	ret = 0;
+out:
+	free(initrd);
+	return ret;
 }
 
 /*
@@ -211,10 +286,15 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 
 	if (!buf)
 		return -1;
-	vm->kind = loader_image_kind(buf, len);
-	if (vm->kind == IMAGE_MULTIBOOT && !vm->cfg.mem_given)
+	vm->kind = image_kind(buf, len);
+	if (vm->kind != IMAGE_ELF64 && !vm->cfg.mem_given)
 		mem_size = VMM_MULTIBOOT_DEFAULT_MEM;
 	choose_pv(&vm->cfg, vm->kind);
+	if (vm->cfg.initrd_path && vm->kind != IMAGE_LINUX) {
+		snprintf(err, errlen, "--initrd %s: %s is not a Linux kernel (only Linux takes an initrd)",
+			 vm->cfg.initrd_path, path);
+		goto out;
+	}
 	if (vm->kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX) {
 		snprintf(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",
 			 MVM_CMDLINE_MAX - 1);
@@ -222,6 +302,10 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 	}
 	if (mem_init(&vm->mem, mem_size, err, errlen))
 		goto out;
+	if (vm->kind == IMAGE_LINUX) {
+		ret = load_linux(vm, buf, len, err, errlen);
+		goto out;
+	}
 	if (loader_load_image(buf, len, &vm->mem, info, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", path, why);
 		goto out;
@@ -244,6 +328,7 @@ static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel path and arguments exceed %zu bytes", sizeof(cmdline) - 1);
 		return -1;
 	}
+	vm->boot_ebx = MB_INFO_GPA;
 	if (multiboot_write_info(&vm->mem, cmdline, err, errlen))
 		return -1;
 	return acpi_build(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
@@ -280,6 +365,8 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 		return -1;
 	if (vm->kind == IMAGE_MULTIBOOT)
 		return setup_multiboot(vm, err, errlen);
+	if (vm->kind == IMAGE_LINUX)
+		return acpi_build(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
 	fill_bootinfo(vm, info.image_end);
 	/* guest.elf puts its per-vCPU stacks and data there (docs/abi.md). */
 	mem_small_pages_from(&vm->mem, info.image_end);

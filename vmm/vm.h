@@ -13,6 +13,7 @@
 #include "vmm/dev/fwcfg.h"
 #include "vmm/dev/serial16550.h"
 #include "vmm/kvm.h"
+#include "vmm/linux.h"
 #include "vmm/loader.h"
 #include "vmm/mem.h"
 #include "vmm/options.h"
@@ -67,7 +68,9 @@ struct vm {
 	bool stuck;			/* a vCPU thread never came back from KVM */
 	struct guest_mem mem;
 	uint64_t entry;
-	enum image_kind kind;		/* ELF64 payload or Multiboot kernel */
+	uint64_t boot_ebx;		/* 32-bit entries: Multiboot info or PVH start info */
+	enum image_kind kind;		/* ELF64 payload, Multiboot or Linux kernel */
+	struct linux_image linux_img;	/* what was loaded, for the banner */
 	uint64_t tsc_khz;
 	struct kvm_cpuid2 *cpuid;	/* template; per-vCPU APIC IDs patched in */
 	struct bus bus;

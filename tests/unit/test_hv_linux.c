@@ -271,9 +271,6 @@ START_TEST(test_create_refuses_bad_linux_config)
 	struct hv_config cfg = cfg_linux();
 	struct hv *hv;
 
-	cfg.tsc_hz = 0;
-	ck_assert_ptr_null(hv_create(&cfg, &ch_ops, NULL));
-	cfg = cfg_linux();
 	cfg.apic_hz = 0;
 	ck_assert_ptr_null(hv_create(&cfg, &ch_ops, NULL));
 	no_crash.guest_crash = NULL;
@@ -313,6 +310,26 @@ START_TEST(test_freq_msrs_values)
 	assert_msr_gp(hv, 0, HV_X64_MSR_TSC_INVARIANT_CONTROL);
 	assert_msr_gp(hv, 0, HV_X64_MSR_VP_ASSIST_PAGE);
 	assert_msr_gp(hv, 0, HV_X64_MSR_CRASH_CTL);
+	hv_destroy(hv);
+	free(h);
+}
+END_TEST
+
+/* The VMM learns the TSC rate after the leaves are built: no rate, no value. */
+START_TEST(test_tsc_hz_set_later)
+{
+	struct hv_config cfg = cfg_base();
+	struct crash_host *h;
+	struct hv *hv;
+
+	cfg.freq_msrs = true;
+	cfg.tsc_hz = 0;
+	cfg.apic_hz = APIC_HZ;
+	hv = new_hv(&cfg, &h);
+	assert_msr_gp(hv, 0, HV_X64_MSR_TSC_FREQUENCY);
+	ck_assert_uint_eq(msr_read_ok(hv, 0, HV_X64_MSR_APIC_FREQUENCY), APIC_HZ);
+	hv_set_tsc_hz(hv, TSC_HZ);
+	ck_assert_uint_eq(msr_read_ok(hv, 1, HV_X64_MSR_TSC_FREQUENCY), TSC_HZ);
 	hv_destroy(hv);
 	free(h);
 }
@@ -525,6 +542,7 @@ Suite *hv_linux_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("msrs");
 	tcase_add_test(tc, test_freq_msrs_values);
+	tcase_add_test(tc, test_tsc_hz_set_later);
 	tcase_add_test(tc, test_tsc_invariant_control);
 	tcase_add_test(tc, test_vp_assist_per_vcpu);
 	tcase_add_test(tc, test_crash_msrs_report_once);
