@@ -5,9 +5,14 @@ GUEST_CC ?= gcc
 Q	:= $(if $(V),,@)
 B	:= build
 
+# The bzImage payload decoders (vmm/linux_bzimage.c).
+UNPACK_PC   := liblzma libzstd zlib
+UNPACK_LIBS := $(shell pkg-config --libs $(UNPACK_PC) 2>/dev/null || echo -llzma -lzstd -lz)
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE \
-	-Iinclude -I. -I$(B)/gen -MMD -MP $(shell pkg-config --cflags libelf jansson libseccomp 2>/dev/null)
-HOST_LDLIBS := -lelf -ljansson -lpthread $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
+	-Iinclude -I. -I$(B)/gen -MMD -MP \
+	$(shell pkg-config --cflags libelf jansson libseccomp $(UNPACK_PC) 2>/dev/null)
+HOST_LDLIBS := -lelf -ljansson -lpthread $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp) \
+	$(UNPACK_LIBS)
 CHECK_LIBS  := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -238,7 +243,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -I.
 FUZZ_SECONDS ?= 20
 FUZZ_RUNS    ?= 10000000
-FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader $(B)/fuzz_x86walk
+FUZZERS      := $(B)/fuzz_hv $(B)/fuzz_loader $(B)/fuzz_x86walk $(B)/fuzz_linux
 
 $(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
 	$(Q)mkdir -p $(@D)
@@ -255,11 +260,18 @@ $(B)/fuzz_x86walk: tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/x86.h vmm/mem.c vmm/e
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/mem.c vmm/errmsg.c \
 		$(wildcard hv/*.c)
 
+LINUX_FUZZ_SRCS := vmm/linux.c vmm/linux_bzimage.c vmm/linux_pvh.c vmm/linux_boot.c vmm/mem.c \
+	vmm/errmsg.c
+$(B)/fuzz_linux: tests/fuzz/fuzz_linux.c $(LINUX_FUZZ_SRCS) $(wildcard vmm/linux*.h)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -DLINUX_UNPACK_MAX='(64ull << 20)' -o $@ tests/fuzz/fuzz_linux.c \
+		$(LINUX_FUZZ_SRCS) $(UNPACK_LIBS)
+
 fuzz fuzz-long: FUZZ_LIMIT = $(if $(filter fuzz-long,$@),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 fuzz fuzz-long:
 	$(Q)./scripts/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory $(FUZZERS) guest.elf
-	$(Q)for f in hv loader x86walk; do \
+	$(Q)for f in hv loader x86walk linux; do \
 		rm -rf $(B)/corpus-$$f && mkdir -p $(B)/corpus-$$f && \
 		cp tests/fuzz/corpus/$$f/* $(B)/corpus-$$f/ 2>/dev/null; \
 		[ $$f = loader ] && cp guest.elf $(B)/corpus-$$f/guest.elf; \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Lifetime of the Hyper-V layer: one struct hv per VM, holding the
- * configuration, the host callbacks and the partition-wide MSR state.
+ * configuration, the host callbacks and the MSR state.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +18,15 @@ static bool hv_config_valid(const struct hv_config *cfg, const struct hv_host_op
 		return false;
 	/* XMM-fast input needs a way to fetch XMM0-5 (or their spill). */
 	if (cfg->xmm_input && !ops->read_xmm)
+		return false;
+	/*
+	 * A zero LAPIC frequency would leave Linux with no timer. The TSC
+	 * rate may come later (hv_set_tsc_hz): KVM tells it only once a vCPU
+	 * exists, and the vCPUs need the CPUID leaves made here.
+	 */
+	if (cfg->freq_msrs && !cfg->apic_hz)
+		return false;
+	if (cfg->crash_msrs && !ops->guest_crash)
 		return false;
 	return true;
 }
@@ -36,8 +45,16 @@ struct hv *hv_create(const struct hv_config *cfg, const struct hv_host_ops *ops,
 	hv->cfg = *cfg;
 	hv->ops = *ops;
 	hv->opaque = opaque;
+	if (cfg->vp_assist) {
+		hv->vp_assist = calloc(cfg->nr_vcpus, sizeof(*hv->vp_assist));
+		if (!hv->vp_assist) {
+			free(hv);
+			return NULL;
+		}
+	}
 	errno = pthread_mutex_init(&hv->msr_lock, NULL);
 	if (errno) {
+		free(hv->vp_assist);
 		free(hv);
 		return NULL;
 	}
@@ -54,6 +71,7 @@ void hv_destroy(struct hv *hv)
 	if (!hv)
 		return;
 	pthread_mutex_destroy(&hv->msr_lock);
+	free(hv->vp_assist);
 	free(hv);
 }
 

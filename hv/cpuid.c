@@ -26,6 +26,36 @@ static uint32_t hv_cpuid_hints(const struct hv_config *cfg)
 	return eax;
 }
 
+/* 0x40000003.EAX: the MSRs (and MSR groups) the partition may access. */
+static uint32_t hv_cpuid_privileges(const struct hv_config *cfg)
+{
+	uint32_t eax = HV_MSR_HYPERCALL_AVAILABLE | HV_MSR_VP_INDEX_AVAILABLE;
+
+	if (cfg->freq_msrs)
+		eax |= HV_ACCESS_FREQUENCY_MSRS;
+	if (cfg->tsc_invariant)
+		eax |= HV_ACCESS_TSC_INVARIANT;
+	return eax;
+}
+
+/*
+ * 0x40000003.EDX. VP_ASSIST_PAGE has no bit of its own: KVM ties it to the
+ * APIC-access privilege (EAX bit 4), which minivmm never offers (every EOI
+ * would exit), and Linux writes it whatever CPUID says.
+ */
+static uint32_t hv_cpuid_misc(const struct hv_config *cfg)
+{
+	uint32_t edx = 0;
+
+	if (cfg->xmm_input)
+		edx |= HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE;
+	if (cfg->freq_msrs)
+		edx |= HV_FEATURE_FREQUENCY_MSRS_AVAILABLE;
+	if (cfg->crash_msrs)
+		edx |= HV_FEATURE_GUEST_CRASH_MSR_AVAILABLE;
+	return edx;
+}
+
 static void hv_cpuid_leaf(const struct hv_config *cfg, uint32_t function,
 			  struct hv_cpuid_leaf *leaf)
 {
@@ -45,9 +75,8 @@ static void hv_cpuid_leaf(const struct hv_config *cfg, uint32_t function,
 		/* No Hyper-V build to claim; zeros are a valid version. */
 		break;
 	case HV_CPUID_FEATURES:
-		leaf->eax = HV_MSR_HYPERCALL_AVAILABLE | HV_MSR_VP_INDEX_AVAILABLE;
-		if (cfg->xmm_input)
-			leaf->edx = HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE;
+		leaf->eax = hv_cpuid_privileges(cfg);
+		leaf->edx = hv_cpuid_misc(cfg);
 		break;
 	case HV_CPUID_ENLIGHTENMENT_INFO:
 		leaf->eax = hv_cpuid_hints(cfg);

@@ -66,6 +66,11 @@ struct hv_host_ops {
 	int (*flush_vcpus)(void *opaque, unsigned int caller, const struct hv_vpmask *set);
 	/* Deliver a fixed interrupt `vector` to every vCPU in `set`. */
 	int (*send_ipi)(void *opaque, const struct hv_vpmask *set, uint32_t vector);
+	/*
+	 * The guest wrote CRASH_CTL with CRASH_NOTIFY: P0..P4 as it left them.
+	 * Called at most once per partition. Required only with crash_msrs.
+	 */
+	void (*guest_crash)(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS]);
 };
 
 struct hv_config {
@@ -75,6 +80,17 @@ struct hv_config {
 	bool flush_hint;		/* advertise remote TLB flush */
 	bool ipi_hint;			/* advertise cluster IPI */
 	bool ex_hint;			/* advertise Ex processor masks */
+	/*
+	 * What a Linux guest needs to boot cleanly (docs/hyperv.md, "Linux
+	 * guests"); all off for minivmm's own payload.
+	 */
+	bool endbr_page;		/* hypercall page starts with endbr64 (IBT) */
+	bool vp_assist;			/* VP_ASSIST_PAGE: kept per vCPU, no effect */
+	bool freq_msrs;			/* TSC_/APIC_FREQUENCY and their CPUID bits */
+	uint64_t tsc_hz;		/* what TSC_FREQUENCY reads; non-zero with freq_msrs */
+	uint64_t apic_hz;		/* what APIC_FREQUENCY reads: the LAPIC timer's clock */
+	bool tsc_invariant;		/* AccessTscInvariantControls + TSC_INVARIANT_CONTROL */
+	bool crash_msrs;		/* CRASH_P0..P4, CRASH_CTL; needs ops->guest_crash */
 };
 
 /* One hypercall as decoded (also what tests and statistics look at). */
@@ -117,6 +133,11 @@ void hv_destroy(struct hv *hv);
  * calibrates first). Not for use once vCPUs run.
  */
 void hv_set_xmm_spill(struct hv *hv, bool spill);
+/*
+ * The TSC rate TSC_FREQUENCY reads, once the VMM knows it (KVM tells it per
+ * vCPU, after the CPUID leaves were needed). Not for use once vCPUs run.
+ */
+void hv_set_tsc_hz(struct hv *hv, uint64_t hz);
 
 /*
  * The instructions the spill page runs for an XMM-fast call and the plain
@@ -129,7 +150,7 @@ size_t hv_page_spill_insns(uint8_t *buf, size_t max);
 /* Fill up to `max` leaves starting at 0x40000000; returns how many. */
 size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max);
 
-/* The Hyper-V MSRs (0x40000000..0x400000ff). */
+/* The Hyper-V MSRs (HV_X64_MSR_CLAIM_FIRST..HV_X64_MSR_CLAIM_LAST). */
 enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t *val);
 enum hv_msr_result hv_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t val);
 

@@ -49,6 +49,15 @@ struct hv {
 	pthread_mutex_t msr_lock;
 	uint64_t guest_os_id;
 	uint64_t hypercall;
+	/* Also under msr_lock (crash.c, clock.c). */
+	uint64_t crash_p[HV_CRASH_PARAMS];
+	bool crash_reported;
+	uint64_t tsc_invariant_ctl;
+	/*
+	 * VP_ASSIST_PAGE as each vCPU wrote it (nr_vcpus entries, NULL unless
+	 * cfg.vp_assist); a vCPU reaches only its own entry.
+	 */
+	uint64_t *vp_assist;
 };
 
 /* One hypercall after decode; lives on the calling vCPU thread's stack. */
@@ -143,6 +152,15 @@ bool hv_vpmask_empty(const struct hv_vpmask *set);
 
 /* Whether the guest has established the hypercall interface (msr.c). */
 bool hv_hypercall_enabled(struct hv *hv);
+
+/* The frequency MSRs and TSC_INVARIANT_CONTROL (clock.c). */
+enum hv_msr_result hv_clock_msr_read(struct hv *hv, uint32_t msr, uint64_t *val);
+enum hv_msr_result hv_clock_msr_write(struct hv *hv, uint32_t msr, uint64_t val);
+
+/* CRASH_P0..P4 and CRASH_CTL (crash.c). */
+enum hv_msr_result hv_crash_msr_read(struct hv *hv, uint32_t msr, uint64_t *val);
+enum hv_msr_result hv_crash_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr,
+				      uint64_t val);
 
 /* The hypercall page (page.c). */
 size_t hv_page_fill(const struct hv_config *cfg, uint8_t page[HV_PAGE_SIZE]);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The synthetic MSRs: GUEST_OS_ID and HYPERCALL (partition-wide, under
- * msr_lock) and VP_INDEX (per vCPU, read-only). Every other MSR of the
- * range minivmm claims raises #GP.
+ * msr_lock), VP_INDEX (per vCPU, read-only) and, with cfg.vp_assist,
+ * VP_ASSIST_PAGE (per vCPU). The clock and crash MSRs live in clock.c and
+ * crash.c. Every other MSR of the range minivmm claims raises #GP.
  */
 #include "hv/internal.h"
 
@@ -54,6 +55,28 @@ static void hv_write_guest_os_id(struct hv *hv, uint64_t val)
 		hv_set_hypercall(hv, hv->hypercall & ~HV_HYPERCALL_ENABLE);
 }
 
+/*
+ * minivmm offers no VP-assist feature (no APIC EOI assist, no enlightened
+ * VMCS, no nested flush), so the page is never read or written: the MSR
+ * only holds the value its vCPU wrote, enable bit and RsvdP bits included,
+ * because Linux writes it on every CPU whatever CPUID says.
+ */
+static enum hv_msr_result hv_vp_assist_read(struct hv *hv, unsigned int vcpu, uint64_t *val)
+{
+	if (!hv->vp_assist || vcpu >= hv->cfg.nr_vcpus)
+		return HV_MSR_GP;
+	*val = __atomic_load_n(&hv->vp_assist[vcpu], __ATOMIC_RELAXED);
+	return HV_MSR_OK;
+}
+
+static enum hv_msr_result hv_vp_assist_write(struct hv *hv, unsigned int vcpu, uint64_t val)
+{
+	if (!hv->vp_assist || vcpu >= hv->cfg.nr_vcpus)
+		return HV_MSR_GP;
+	__atomic_store_n(&hv->vp_assist[vcpu], val, __ATOMIC_RELAXED);
+	return HV_MSR_OK;
+}
+
 enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t *val)
 {
 	switch (msr) {
@@ -71,6 +94,14 @@ enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, u
 		/* VP index == minivmm vCPU index, fixed for the VM's life. */
 		*val = vcpu;
 		return HV_MSR_OK;
+	case HV_X64_MSR_VP_ASSIST_PAGE:
+		return hv_vp_assist_read(hv, vcpu, val);
+	case HV_X64_MSR_TSC_FREQUENCY:
+	case HV_X64_MSR_APIC_FREQUENCY:
+	case HV_X64_MSR_TSC_INVARIANT_CONTROL:
+		return hv_clock_msr_read(hv, msr, val);
+	case HV_X64_MSR_CRASH_P0 ... HV_X64_MSR_CRASH_CTL:
+		return hv_crash_msr_read(hv, msr, val);
 	default:
 		return HV_MSR_GP;
 	}
@@ -80,7 +111,6 @@ enum hv_msr_result hv_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr, 
 {
 	enum hv_msr_result ret = HV_MSR_OK;
 
-	(void)vcpu;
 	switch (msr) {
 	case HV_X64_MSR_GUEST_OS_ID:
 		pthread_mutex_lock(&hv->msr_lock);
@@ -92,6 +122,14 @@ enum hv_msr_result hv_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr, 
 		ret = hv_write_hypercall(hv, val);
 		pthread_mutex_unlock(&hv->msr_lock);
 		return ret;
+	case HV_X64_MSR_VP_ASSIST_PAGE:
+		return hv_vp_assist_write(hv, vcpu, val);
+	case HV_X64_MSR_TSC_FREQUENCY:
+	case HV_X64_MSR_APIC_FREQUENCY:
+	case HV_X64_MSR_TSC_INVARIANT_CONTROL:
+		return hv_clock_msr_write(hv, msr, val);
+	case HV_X64_MSR_CRASH_P0 ... HV_X64_MSR_CRASH_CTL:
+		return hv_crash_msr_write(hv, vcpu, msr, val);
 	default:
 		/* VP_INDEX is read-only for the guest; the rest do not exist. */
 		return HV_MSR_GP;

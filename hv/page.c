@@ -69,6 +69,17 @@ size_t hv_page_spill_insns(uint8_t *buf, size_t max)
 }
 
 /*
+ * With cfg->endbr_page both forms start with ENDBR64: the guest reaches the
+ * page by an indirect call, which a kernel with IBT on (Linux 6.12) faults
+ * on unless the target is an ENDBR; Linux checks the first four bytes and
+ * turns IBT off when they are anything else. On a CPU without CET it is a
+ * NOP. Both forms only jump relative to themselves, so they run unchanged
+ * four bytes further on, and hv_page_spill_insns() (which the ENDBR is not
+ * part of: both forms run it) is the same either way.
+ */
+static const uint8_t hv_page_endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+/*
  * Fill a whole page: the code at offset 0, then INT3 so that a stray jump
  * into the rest of the page traps instead of running old RAM contents.
  */
@@ -76,8 +87,10 @@ size_t hv_page_fill(const struct hv_config *cfg, uint8_t page[HV_PAGE_SIZE])
 {
 	const uint8_t *code = cfg->xmm_spill ? hv_page_spill : hv_page_plain;
 	size_t len = cfg->xmm_spill ? sizeof(hv_page_spill) : sizeof(hv_page_plain);
+	size_t at = cfg->endbr_page ? sizeof(hv_page_endbr64) : 0;
 
 	memset(page, X86_INT3, HV_PAGE_SIZE);
-	memcpy(page, code, len);
-	return len;
+	memcpy(page, hv_page_endbr64, at);
+	memcpy(page + at, code, len);
+	return at + len;
 }

@@ -4,6 +4,7 @@
  * hypercall trap port that feeds it. hv/ never sees KVM; this file does.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/ioctl.h>
 
 #include "hv/hv.h"
+#include "vmm/cpuid.h"
 #include "vmm/hvhost.h"
 #include "vmm/pio_out.h"
 #include "vmm/tsc.h"
@@ -161,12 +163,31 @@ static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
 	return ret;
 }
 
+/*
+ * The guest's own crash report (hv/crash.c; at most one per run). From
+ * Linux, P0 is the die/panic event code, P1 its guest OS ID and P2/P3/P4
+ * RIP/RAX/RSP of the registers it reported; the panic message itself went
+ * to the console. Status 3, as for any guest failure.
+ */
+static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
+{
+	struct vm *vm = opaque;
+
+	pthread_mutex_lock(&vm->out_lock);
+	fprintf(stderr, "minivmm: vCPU %u: the guest reported a crash through the Hyper-V crash "
+		"MSRs: P0=0x%" PRIx64 " P1=0x%" PRIx64 " P2=0x%" PRIx64 " P3=0x%" PRIx64
+		" P4=0x%" PRIx64 "\n", vcpu, p[0], p[1], p[2], p[3], p[4]);
+	pthread_mutex_unlock(&vm->out_lock);
+	vm_request_stop(vm, 3);
+}
+
 static const struct hv_host_ops host_ops = {
 	.read_gpa = host_read_gpa,
 	.write_gpa = host_write_gpa,
 	.read_xmm = host_read_xmm,
 	.flush_vcpus = host_flush_vcpus,
 	.send_ipi = host_send_ipi,
+	.guest_crash = host_guest_crash,
 };
 
 /* TLFS: hypercalls are for CPL 0 in long mode; the 32-bit form is not offered. */
@@ -251,6 +272,7 @@ static const struct bus_desc hcall_desc = {
 
 int hvhost_create(struct vm *vm, char *err, size_t errlen)
 {
+	bool is_linux = vm->kind == IMAGE_LINUX;
 	struct hv_config cfg = {
 		.nr_vcpus = vm->cfg.nr_vcpus,
 		.xmm_input = vm->cfg.hv_xmm,
@@ -258,6 +280,20 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.flush_hint = true,
 		.ipi_hint = true,
 		.ex_hint = true,
+		/*
+		 * What Linux needs to boot cleanly (docs/hyperv.md, "Linux
+		 * guests"); the TSC rate follows once vCPU 0 exists
+		 * (hvhost_set_tsc_khz). The LAPIC timer: KVM's APIC bus runs
+		 * at 1 GHz (1 ns a cycle) unless KVM_CAP_X86_APIC_BUS_CYCLES_NS
+		 * changes it, which minivmm never does.
+		 */
+		.endbr_page = is_linux,
+		.vp_assist = is_linux,
+		.crash_msrs = is_linux,
+		.freq_msrs = is_linux,
+		.apic_hz = is_linux ? HVHOST_KVM_APIC_HZ : 0,
+		/* Only where KVM says the TSC it gives guests never changes rate. */
+		.tsc_invariant = is_linux && cpuid_kvm_tsc_invariant(vm->kvm.fd),
 	};
 
 	vm->hv = hv_create(&cfg, &host_ops, vm);
@@ -270,4 +306,10 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+void hvhost_set_tsc_khz(struct vm *vm, uint64_t khz)
+{
+	if (vm->hv)
+		hv_set_tsc_hz(vm->hv, khz * 1000);
 }

@@ -17,4 +17,10 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen);
  */
 int hvhost_flush_vcpus(struct vm *vm, unsigned int caller, const struct hv_vpmask *set);
 
+/* KVM's in-kernel LAPIC timer counts 1 ns a tick (APIC_BUS_CYCLE_NS_DEFAULT). */
+#define HVHOST_KVM_APIC_HZ	1000000000ull
+
+/* Tell hv/ the guest's TSC rate (KVM_GET_TSC_KHZ), before any vCPU runs. */
+void hvhost_set_tsc_khz(struct vm *vm, uint64_t khz);
+
 #endif

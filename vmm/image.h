@@ -13,6 +13,7 @@
 enum image_kind {
 	IMAGE_ELF64 = 0,	/* 64-bit entry, struct mvm_bootinfo in RSI */
 	IMAGE_MULTIBOOT = 1,	/* 32-bit entry, paging off, Multiboot info in EBX */
+	IMAGE_LINUX = 2,	/* PVH: 32-bit entry, paging off, hvm_start_info in EBX */
 	IMAGE_KINDS
 };
 
@@ -40,6 +41,10 @@ struct load_info {
 	struct image_entry entry;
 	uint64_t image_end;	/* highest byte loaded + 1 */
 	unsigned int segments;
+	/* Linux kernels: the longest command line the image accepts, and the banner's facts. */
+	uint32_t cmdline_max;
+	uint64_t unpack_ns;	/* host time spent unpacking a compressed payload */
+	char what[48];		/* "bzImage 2.15, xz", "ELF64 vmlinux" */
 };
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "vmm/elf64.h"
 #include "vmm/errmsg.h"
+#include "vmm/linux.h"
 #include "vmm/loader.h"
 #include "vmm/multiboot.h"
 #include "vmm/options.h"
@@ -23,13 +24,20 @@
 /* Most specific first; the ELF64 payload takes the rest and names what is wrong. */
 static const struct image_format formats[] = {
 	{
+		/* Before Multiboot: a vmlinux is an ELF too, told apart by its PVH note. */
+		.name = "Linux", .kind = IMAGE_LINUX,
+		.probe = linux_probe, .load = linux_load_image,
+		.default_mem = VMM_LINUX_DEFAULT_MEM, .default_pv = PV_HYPERV,
+	},
+	{
+		/* What QEMU's -cpu host would show it: KVM's leaves alone. */
 		.name = "Multiboot", .kind = IMAGE_MULTIBOOT,
 		.probe = multiboot_probe, .load = multiboot_load_image,
-		.default_mem = VMM_MULTIBOOT_DEFAULT_MEM, .hyperv_opt_in = true,
+		.default_mem = VMM_MULTIBOOT_DEFAULT_MEM, .default_pv = PV_KVM,
 	},
 	{
 		.name = "ELF64 payload", .kind = IMAGE_ELF64,
-		.probe = NULL, .load = elf64_load_image,
+		.probe = NULL, .load = elf64_load_image, .default_pv = PV_HYPERV_KVM,
 	},
 };
 

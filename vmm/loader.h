@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernels into guest RAM. One table of image formats (vmm/loader.c): ELF32
- * Multiboot v1 kernels (vmm/multiboot.c) and, taking everything else,
+ * Kernels into guest RAM. One table of image formats (vmm/loader.c): Linux
+ * kernels (vmm/linux.c), ELF32 Multiboot v1 kernels (vmm/multiboot.c) and,
+ * taking everything else,
  * minivmm's ELF64 x86-64 payloads (vmm/elf64.c). Each yields the same
  * struct load_info (vmm/image.h): segments loaded, entry state.
  */
@@ -14,6 +15,7 @@
 
 #include "vmm/image.h"
 #include "vmm/mem.h"
+#include "vmm/options.h"
 
 /* One image format: a row of the table. */
 struct image_format {
@@ -25,7 +27,7 @@ struct image_format {
 	int (*load)(const void *image, size_t len, struct guest_mem *mem,
 		    struct load_info *info, char *err, size_t errlen);
 	uint64_t default_mem;		/* RAM without --mem; 0: options_default_mem() */
-	bool hyperv_opt_in;		/* Hyper-V only with an explicit --hyperv */
+	enum pv_personality default_pv;	/* the hypervisor the guest sees without --pv */
 };
 
 /* The format an image goes to (the first row whose probe accepts it). */

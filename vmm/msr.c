@@ -12,20 +12,27 @@
 #include "vmm/vcpu_ops.h"
 #include "vmm/vm.h"
 
+_Static_assert((HV_X64_MSR_CLAIM_LAST - HV_X64_MSR_CLAIM_FIRST + 1) / 8 <=
+	       KVM_MSR_FILTER_MAX_BITMAP_SIZE, "the claimed MSR range exceeds KVM's filter bitmap");
+_Static_assert((HV_X64_MSR_CLAIM_LAST - HV_X64_MSR_CLAIM_FIRST + 1) % 64 == 0,
+	       "KVM copies the bitmap in longs: keep the range a multiple of 64 MSRs");
+
 /*
- * The whole Hyper-V range is denied to KVM, so every access exits here:
- * KVM's own Hyper-V emulation (where it has one) never sees the guest,
- * and with --no-hyperv each access is a #GP, like on a host without it.
+ * The whole Hyper-V range minivmm claims is denied to KVM, so every access
+ * exits here: KVM's own Hyper-V emulation (where it has one) never sees
+ * the guest, every MSR hv/ does not offer is a #GP, and with --no-hyperv
+ * each access is a #GP, like on a host without it. The range (512 MSRs, a
+ * 64-byte bitmap) is far below KVM_MSR_FILTER_MAX_BITMAP_SIZE (0x600 bytes).
  */
 int msr_setup(struct vm *vm, char *err, size_t errlen)
 {
-	static const uint8_t deny[(HV_X64_MSR_LAST - HV_X64_MSR_FIRST + 1) / 8];
+	static const uint8_t deny[(HV_X64_MSR_CLAIM_LAST - HV_X64_MSR_CLAIM_FIRST + 1) / 8];
 	struct kvm_msr_filter filter = {
 		.flags = KVM_MSR_FILTER_DEFAULT_ALLOW,
 		.ranges[0] = {
 			.flags = KVM_MSR_FILTER_READ | KVM_MSR_FILTER_WRITE,
-			.nmsrs = HV_X64_MSR_LAST - HV_X64_MSR_FIRST + 1,
-			.base = HV_X64_MSR_FIRST,
+			.nmsrs = HV_X64_MSR_CLAIM_LAST - HV_X64_MSR_CLAIM_FIRST + 1,
+			.base = HV_X64_MSR_CLAIM_FIRST,
 			.bitmap = (uint8_t *)deny,
 		},
 		/* Writes only: minivmm must know where the steal-time record is. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vmm/errmsg.h"
+#include "vmm/linux_cmdline.h"
 #include "vmm/options.h"
 #include "vmm/payload.h"
 #include "vmm/version.h"
@@ -28,6 +29,8 @@ enum {
 	OPT_PIN,
 	OPT_KVM,
 	OPT_NO_SANDBOX,
+	OPT_PV,
+	OPT_INITRD,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +49,8 @@ static const struct option long_opts[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
 	{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
+	{ "pv", required_argument, NULL, OPT_PV },
+	{ "initrd", required_argument, NULL, OPT_INITRD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -55,8 +60,12 @@ void options_usage(FILE *f)
 "usage: minivmm [options] [KERNEL] [-- ARGS...]\n"
 "\n"
 "Boot KERNEL on /dev/kvm and exit with the status it reports. KERNEL is an\n"
-"ELF64 payload (minivmm's own ABI, e.g. guest.elf) or an ELF32 Multiboot v1\n"
-"kernel (e.g. kvm-unit-tests' vmexit.flat; ARGS become its command line).\n"
+"ELF64 payload (minivmm's own ABI, e.g. guest.elf), an ELF32 Multiboot v1\n"
+"kernel (e.g. kvm-unit-tests' vmexit.flat; ARGS become its command line) or a\n"
+"Linux kernel: a bzImage (xz, zstd or gzip payload, unpacked on the host) or an\n"
+"ELF vmlinux with a PVH entry note. A Linux kernel's command line is minivmm's\n"
+"default, then ARGS; the default is\n"
+"%s\n"
 "Without KERNEL (`minivmm`, `minivmm -- ipi`) minivmm boots its own payload:\n"
 "$" PAYLOAD_ENV " if set, else " PAYLOAD_NAME " next to the minivmm executable (the\n"
 "build tree), else the installed one, %s.\n"
@@ -65,16 +74,22 @@ void options_usage(FILE *f)
 "                        KVM_CAP_MAX_VCPUS and KVM_CAP_MAX_VCPU_ID; more than\n"
 "                        host CPUs is allowed: overcommit)\n"
 "  -m, --mem SIZE        guest RAM, bytes or with K/M/G suffix (default 64M,\n"
-"                        plus 64K a vCPU past 64; 256M for Multiboot kernels;\n"
-"                        %lluM..%lluM, a multiple of 4K)\n"
+"                        plus 64K a vCPU past 64; 256M for Multiboot and\n"
+"                        Linux kernels; %lluM..%lluM, a multiple of 4K)\n"
 "  -t, --timeout SECS    watchdog: stop the run after SECS seconds, dump every\n"
 "                        vCPU's RIP and exit 3 (default: none)\n"
 "  -s, --stats           print per-vCPU exit counts and VMM-side times at exit\n"
 "  -j, --json FILE       write every result record and statistic to FILE\n"
 "  -i, --iters N         iterations per benchmark case (default: per suite)\n"
-"      --hyperv          enable the Hyper-V enlightenments (default for ELF64\n"
-"                        payloads; Multiboot kernels boot without unless given)\n"
-"      --no-hyperv       boot without them (no Hyper-V CPUID leaves or MSRs)\n"
+"      --initrd FILE     Linux kernels: the initramfs (the first PVH module)\n"
+"      --pv P            the hypervisor the guest sees: 'hyperv' (Hyper-V's\n"
+"                        leaves only, minivmm's Hyper-V layer; Linux's default),\n"
+"                        'kvm' (KVM's leaves at 0x40000000: kvmclock, steal time;\n"
+"                        Multiboot's default), 'hyperv+kvm' (Hyper-V at\n"
+"                        0x40000000, KVM at 0x40000100; the payload's default)\n"
+"                        or 'none' (no hypervisor leaves)\n"
+"      --hyperv          the same as --pv hyperv+kvm\n"
+"      --no-hyperv       the same as --pv kvm (no Hyper-V CPUID leaves or MSRs)\n"
 "      --no-hv-xmm       do not advertise XMM-fast hypercall input\n"
 "      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (the hypercall page\n"
 "                        stores them), 'ioctl' (KVM_GET_FPU) or 'auto' (default:\n"
@@ -87,12 +102,15 @@ void options_usage(FILE *f)
 "  -h, --help            this text\n"
 "      --version         print the version\n"
 "\n"
-"Exit status: the kernel's (0 = its tests passed); 2 = bad option, file or host;\n"
-"3 = guest crashed (triple fault, emulation failure, unhandled exit) or timed out;\n"
-"159 = the sandbox stopped a forbidden system call (stderr names it).\n"
+"Exit status: the kernel's (0 = its tests passed; a Linux guest's poweroff is 0);\n"
+"2 = bad option, file or host; 3 = guest crashed (triple fault, emulation\n"
+"failure, unhandled exit, a Linux panic) or timed out; 4 = the guest reset\n"
+"itself (a Linux reboot); 159 = the sandbox stopped a forbidden system call\n"
+"(stderr names it).\n"
 "A Multiboot kernel's `outl` to port 0xf4 is its status as is; QEMU's\n"
 "isa-debug-exit would exit with (code << 1) | 1 instead (1 = passed).\n",
-		payload_installed_path(), (unsigned long long)(MVM_RAM_MIN >> 20),
+		LINUX_CMDLINE_DEFAULT, payload_installed_path(),
+		(unsigned long long)(MVM_RAM_MIN >> 20),
 		(unsigned long long)(MVM_RAM_MAX >> 20));
 }
 
@@ -195,7 +213,6 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->nr_vcpus = 1;
 	cfg->mem_size = VMM_DEFAULT_MEM;
 	cfg->kvm_path = "/dev/kvm";
-	cfg->hyperv = true;
 	cfg->hv_xmm = true;
 	cfg->xmm_path = XMM_PATH_AUTO;
 	cfg->sandbox = true;
@@ -245,6 +262,39 @@ static enum options_result parse_pin(const char *arg, struct vm_config *cfg,
 	return OPTIONS_OK;
 }
 
+static const char *const pv_names[] = {
+	[PV_DEFAULT] = "default",
+	[PV_HYPERV_KVM] = "hyperv+kvm",
+	[PV_HYPERV] = "hyperv",
+	[PV_KVM] = "kvm",
+	[PV_NONE] = "none",
+};
+
+const char *options_pv_name(enum pv_personality pv)
+{
+	return (unsigned int)pv < sizeof(pv_names) / sizeof(pv_names[0]) ? pv_names[pv] : "?";
+}
+
+/* --pv, --hyperv and --no-hyperv name one choice: saying two different ones is an error. */
+static enum options_result set_pv(struct vm_config *cfg, enum pv_personality pv,
+				  const char *opt, char *err, size_t errlen)
+{
+	if (cfg->pv != PV_DEFAULT && cfg->pv != pv)
+		return fail(err, errlen, "%s asks for personality '%s', but '%s' was already given",
+			    opt, options_pv_name(pv), options_pv_name(cfg->pv));
+	cfg->pv = pv;
+	return OPTIONS_OK;
+}
+
+static enum options_result parse_pv(const char *arg, struct vm_config *cfg,
+				    char *err, size_t errlen)
+{
+	for (unsigned int pv = PV_HYPERV_KVM; pv <= PV_NONE; pv++)
+		if (!strcmp(arg, pv_names[pv]))
+			return set_pv(cfg, (enum pv_personality)pv, "--pv", err, errlen);
+	return fail(err, errlen, "--pv '%s': need 'hyperv', 'kvm', 'hyperv+kvm' or 'none'", arg);
+}
+
 static enum options_result parse_one(int opt, const char *arg, struct vm_config *cfg,
 				     char *err, size_t errlen)
 {
@@ -273,11 +323,10 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 		return OPTIONS_OK;
 	case OPT_STATS: cfg->stats = true; return OPTIONS_OK;
 	case OPT_JSON: cfg->json_path = arg; return OPTIONS_OK;
-	case OPT_HYPERV: cfg->hyperv = cfg->hyperv_given = true; return OPTIONS_OK;
-	case OPT_NO_HYPERV:
-		cfg->hyperv = false;
-		cfg->hyperv_given = true;
-		return OPTIONS_OK;
+	case OPT_HYPERV: return set_pv(cfg, PV_HYPERV_KVM, "--hyperv", err, errlen);
+	case OPT_NO_HYPERV: return set_pv(cfg, PV_KVM, "--no-hyperv", err, errlen);
+	case OPT_PV: return parse_pv(arg, cfg, err, errlen);
+	case OPT_INITRD: cfg->initrd_path = arg; return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
@@ -336,6 +385,6 @@ enum options_result options_parse(int argc, char **argv, struct vm_config *cfg,
 		return fail(err, errlen, "unexpected '%s' after the payload: put payload args after '--'",
 			    argv[optind]);
 	if (join_cmdline(argc - optind, argv + optind, cfg->cmdline, sizeof(cfg->cmdline)))
-		return fail(err, errlen, "payload arguments exceed %d bytes", MVM_CMDLINE_MAX - 1);
+		return fail(err, errlen, "kernel arguments exceed %d bytes", VMM_ARGS_MAX - 1);
 	return OPTIONS_OK;
 }

@@ -21,6 +21,24 @@
 /* Above 64 vCPUs the default RAM grows by this much a vCPU (guest.elf's stacks). */
 #define VMM_DEFAULT_MEM_PER_VCPU	(64ULL << 10)
 #define VMM_MULTIBOOT_DEFAULT_MEM	(256ULL << 20)	/* like QEMU's default */
+/* Debian's 6.1 kernel needs ~96 MiB to reach /init; room for an initrd and a shell. */
+#define VMM_LINUX_DEFAULT_MEM		(256ULL << 20)
+
+/*
+ * Which hypervisor the guest is shown (CPUID 0x40000000 up, and the MSRs
+ * behind it). Linux believes the highest base it finds, so a Linux guest
+ * gets one personality: Hyper-V's leaves alone or KVM's alone.
+ */
+enum pv_personality {
+	PV_DEFAULT = 0,		/* not given: the guest's kind decides (vm.c) */
+	PV_HYPERV_KVM,		/* Hyper-V at 0x40000000, KVM at 0x40000100 (guest.elf) */
+	PV_HYPERV,		/* Hyper-V's leaves only (Linux's default) */
+	PV_KVM,			/* KVM's leaves at 0x40000000 only (Multiboot's default) */
+	PV_NONE,		/* no hypervisor leaves at all */
+};
+
+/* Room for the joined kernel arguments; each guest kind checks its own limit. */
+#define VMM_ARGS_MAX		4096
 
 enum xmm_path {
 	XMM_PATH_IOCTL = 0,	/* KVM_GET_FPU on every XMM-fast hypercall */
@@ -37,15 +55,16 @@ struct vm_config {
 	unsigned int timeout_s;		/* 0: no watchdog */
 	unsigned int iters;		/* 0: each suite's default */
 	bool stats;
-	bool hyperv;
-	bool hyperv_given;		/* --hyperv or --no-hyperv on the command line */
+	enum pv_personality pv;		/* --pv (--hyperv, --no-hyperv); PV_DEFAULT until vm.c decides */
+	bool hyperv;			/* minivmm's Hyper-V layer serves the guest (set with pv) */
+	const char *initrd_path;	/* --initrd: Linux kernels only */
 	bool hv_xmm;			/* advertise XMM-fast input */
 	enum xmm_path xmm_path;
 	const char *json_path;
 	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */
 	unsigned int nr_pin;		/* 0: unpinned */
 	bool sandbox;			/* seccomp filters after setup (--no-sandbox: off) */
-	char cmdline[MVM_CMDLINE_MAX];
+	char cmdline[VMM_ARGS_MAX];	/* the arguments after "--", joined by blanks */
 };
 
 enum options_result {
@@ -63,5 +82,7 @@ int options_pin_cpu(const struct vm_config *cfg, unsigned int index);
 /* RAM for a payload when --mem was not given: grows past 64 vCPUs. */
 uint64_t options_default_mem(unsigned int nr_vcpus);
 void options_usage(FILE *f);
+/* "hyperv", "kvm", ... for the banner and errors. */
+const char *options_pv_name(enum pv_personality pv);
 
 #endif

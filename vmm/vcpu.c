@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "vmm/cpuid.h"
 #include "vmm/exits.h"
 #include "vmm/exitstatus.h"
 #include "vmm/sandbox.h"
@@ -59,7 +60,7 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 		snprintf(err, errlen, "vCPU %u: mmap of kvm_run: %s", index, strerror(errno));
 		return -1;
 	}
-	if (x86_cpuid_set(v->fd, vm->cpuid, index)) {
+	if (cpuid_set(v->fd, vm->cpuid, index)) {
 		snprintf(err, errlen, "vCPU %u: KVM_SET_CPUID2: %s", index, strerror(errno));
 		return -1;
 	}

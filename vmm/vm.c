@@ -13,11 +13,13 @@
 
 #include "hv/hv.h"
 #include "vmm/acpi.h"
+#include "vmm/cpuid.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
 #include "vmm/exitstatus.h"
 #include "vmm/hvhost.h"
+#include "vmm/linux_vm.h"
 #include "vmm/loader.h"
 #include "vmm/msr.h"
 #include "vmm/multiboot.h"
@@ -69,6 +71,20 @@ static int enable_x2apic_api(struct vm *vm, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Linux calibrates its TSC and LAPIC timer against the PIT when no
+ * hypervisor tells it the rates (--pv none), and probes port 0x61: KVM's
+ * in-kernel PIT (and its dummy speaker port) answer, as in other VMMs.
+ */
+static int create_pit(struct vm *vm, char *err, size_t errlen)
+{
+	struct kvm_pit_config pit = { .flags = KVM_PIT_SPEAKER_DUMMY };
+
+	if (ioctl(vm->fd, KVM_CREATE_PIT2, &pit))
+		return fail(err, errlen, "KVM_CREATE_PIT2 (for a Linux guest)");
+	return 0;
+}
+
 static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 {
 	struct kvm_userspace_memory_region slot;
@@ -89,6 +105,8 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 		return fail(err, errlen, "KVM_SET_TSS_ADDR");
 	if (ioctl(vm->fd, KVM_CREATE_IRQCHIP, 0))
 		return fail(err, errlen, "KVM_CREATE_IRQCHIP");
+	if (vm->kind == IMAGE_LINUX && create_pit(vm, err, errlen))
+		return -1;
 	if (enable_x2apic_api(vm, err, errlen))
 		return -1;
 	disable_hypercall_quirk(vm);
@@ -127,7 +145,7 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 	}
 	if (vm->cfg.nr_vcpus > vm->kvm.host_cpus)
 		bi->features |= MVM_F_OVERCOMMIT;
-	if (x86_cpuid_kvm_features(vm->cpuid, vm->hv != NULL) & (1u << KVM_FEATURE_STEAL_TIME) &&
+	if (cpuid_kvm_features(vm->cpuid, vm->cfg.pv) & (1u << KVM_FEATURE_STEAL_TIME) &&
 	    vm->kvm.user_msr)
 		bi->features |= MVM_F_PVTIME;
 	bi->cmdline_len = strlen(vm->cfg.cmdline);
@@ -155,7 +173,7 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	}
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		vm->vcpus[i].fd = -1;
-	vm->cpuid = x86_cpuid_build(vm->kvm.fd, vm->hv, err, errlen);
+	vm->cpuid = cpuid_build(vm->kvm.fd, vm->cfg.pv, vm->hv, err, errlen);
 	if (!vm->cpuid)
 		return -1;
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
@@ -165,14 +183,41 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	if (khz <= 0)
 		return fail(err, errlen, "KVM_GET_TSC_KHZ");
 	vm->tsc_khz = (uint64_t)khz;
+	hvhost_set_tsc_khz(vm, vm->tsc_khz);
+	return 0;
+}
+
+/*
+ * --pv not given: the format's own (the payload sees both hypervisors, a
+ * Multiboot kernel KVM's alone, Linux minivmm's Hyper-V alone). Linux
+ * never uses XMM-fast input (docs/linux.md), so it is not offered it, and
+ * nothing is calibrated.
+ */
+static void choose_pv(struct vm_config *cfg, const struct image_format *fmt)
+{
+	if (cfg->pv == PV_DEFAULT)
+		cfg->pv = fmt->default_pv;
+	cfg->hyperv = cfg->pv == PV_HYPERV || cfg->pv == PV_HYPERV_KVM;
+	if (fmt->kind == IMAGE_LINUX)
+		cfg->hv_xmm = false;
+}
+
+/* What the arguments after "--" may be for this kind; 0, or -1 with `err`. */
+static int check_args(const struct vm *vm, char *err, size_t errlen)
+{
+	if (vm->cfg.initrd_path && vm->kind != IMAGE_LINUX)
+		return errmsg(err, errlen, "--initrd %s: %s is not a Linux kernel (only Linux takes an initrd)",
+			      vm->cfg.initrd_path, vm->cfg.elf_path);
+	if (vm->kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX)
+		return errmsg(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",
+			      MVM_CMDLINE_MAX - 1);
 	return 0;
 }
 
 /*
  * Read the kernel, size RAM for its kind, load it. A Multiboot kernel gets
  * 256 MiB unless --mem says otherwise (QEMU's default; kvm-unit-tests'
- * vmexit needs about 17 MiB) and no Hyper-V unless --hyperv was given, so
- * it sees the CPU QEMU's `-cpu host` would show it.
+ * vmexit needs about 17 MiB), and so does a Linux kernel.
  */
 static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t errlen)
 {
@@ -191,16 +236,15 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 	vm->kind = fmt->kind;
 	if (fmt->default_mem && !vm->cfg.mem_given)
 		mem_size = fmt->default_mem;
-	if (fmt->hyperv_opt_in && !vm->cfg.hyperv_given)
-		vm->cfg.hyperv = false;
-	if (mem_init(&vm->mem, mem_size, err, errlen))
+	choose_pv(&vm->cfg, fmt);
+	if (check_args(vm, err, errlen) || mem_init(&vm->mem, mem_size, err, errlen))
 		goto out;
 	if (loader_load_image(buf, len, &vm->mem, info, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", path, why);
 		goto out;
 	}
 	vm->entry = info->entry;
-	ret = 0;
+	ret = vm->kind == IMAGE_LINUX ? linux_boot_setup(vm, info, err, errlen) : 0;
 out:
 	free(buf);
 	return ret;
@@ -252,6 +296,8 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 		return -1;
 	if (vm->kind == IMAGE_MULTIBOOT)
 		return setup_multiboot(vm, err, errlen);
+	if (vm->kind == IMAGE_LINUX)
+		return acpi_build_linux(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
 	fill_bootinfo(vm, info.image_end);
 	/* guest.elf puts its per-vCPU stacks and data there (docs/abi.md). */
 	mem_small_pages_from(&vm->mem, info.image_end);

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-#include "hv/hv.h"
 #include "minivmm/abi.h"
 #include "vmm/errmsg.h"
 #include "vmm/x86.h"
@@ -181,112 +180,6 @@ int x86_init_vcpu(int vcpu_fd, const struct image_entry *e, unsigned int index,
 	return 0;
 }
 
-/* Paravirt features that need no in-kernel hypercall (those hang on some hosts). */
-#define KVM_PV_FEATURES_OFFERED ((1u << KVM_FEATURE_CLOCKSOURCE) | \
-				 (1u << KVM_FEATURE_NOP_IO_DELAY) | \
-				 (1u << KVM_FEATURE_CLOCKSOURCE2) | \
-				 (1u << KVM_FEATURE_STEAL_TIME) | \
-				 (1u << KVM_FEATURE_PV_EOI) | \
-				 (1u << KVM_FEATURE_PV_TLB_FLUSH) | \
-				 (1u << KVM_FEATURE_CLOCKSOURCE_STABLE_BIT))
-#define KVM_LEAVES_WITH_HV	0x40000100u	/* where QEMU moves them too */
-
-static struct kvm_cpuid2 *get_supported(int kvm_fd, char *err, size_t errlen)
-{
-	for (unsigned int n = 128; n <= 4096; n *= 2) {
-		struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + (n + 16) * sizeof(c->entries[0]));
-
-		if (!c)
-			break;
-		c->nent = n;
-		if (!ioctl(kvm_fd, KVM_GET_SUPPORTED_CPUID, c))
-			return c;
-		free(c);
-		if (errno != E2BIG) {
-			errmsg(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(errno));
-			return NULL;
-		}
-	}
-	errmsg(err, errlen, "KVM_GET_SUPPORTED_CPUID: table too large or out of memory");
-	return NULL;
-}
-
-static struct kvm_cpuid_entry2 *add_leaf(struct kvm_cpuid2 *c, uint32_t fn)
-{
-	struct kvm_cpuid_entry2 *e = &c->entries[c->nent++];
-
-	memset(e, 0, sizeof(*e));
-	e->function = fn;
-	return e;
-}
-
-/* Move KVM's leaves behind the Hyper-V ones and offer only safe PV features. */
-static void place_kvm_leaves(struct kvm_cpuid2 *c, uint32_t base)
-{
-	for (unsigned int i = 0; i < c->nent; i++) {
-		struct kvm_cpuid_entry2 *e = &c->entries[i];
-
-		if (e->function == KVM_CPUID_SIGNATURE) {
-			e->function = base;
-			e->eax = base + 1;
-		} else if (e->function == KVM_CPUID_FEATURES) {
-			e->function = base + 1;
-			e->eax &= KVM_PV_FEATURES_OFFERED;
-		}
-	}
-}
-
-struct kvm_cpuid2 *x86_cpuid_build(int kvm_fd, const struct hv *hv, char *err, size_t errlen)
-{
-	struct kvm_cpuid2 *c = get_supported(kvm_fd, err, errlen);
-	struct hv_cpuid_leaf hl[16];
-	size_t n;
-
-	if (!c)
-		return NULL;
-	for (unsigned int i = 0; i < c->nent; i++) {
-		struct kvm_cpuid_entry2 *e = &c->entries[i];
-
-		if (e->function == 1)
-			e->ecx |= 1u << 31;	/* hypervisor present */
-	}
-	place_kvm_leaves(c, hv ? KVM_LEAVES_WITH_HV : KVM_CPUID_SIGNATURE);
-	if (!hv)
-		return c;
-	n = hv_cpuid_leaves(hv, hl, sizeof(hl) / sizeof(hl[0]));
-	for (size_t i = 0; i < n; i++) {
-		struct kvm_cpuid_entry2 *e = add_leaf(c, hl[i].function);
-
-		e->eax = hl[i].eax;
-		e->ebx = hl[i].ebx;
-		e->ecx = hl[i].ecx;
-		e->edx = hl[i].edx;
-	}
-	return c;
-}
-
-int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id)
-{
-	size_t sz = sizeof(*tmpl) + tmpl->nent * sizeof(tmpl->entries[0]);
-	struct kvm_cpuid2 *c = malloc(sz);
-	int r;
-
-	if (!c)
-		return -1;
-	memcpy(c, tmpl, sz);
-	for (unsigned int i = 0; i < c->nent; i++) {
-		struct kvm_cpuid_entry2 *e = &c->entries[i];
-
-		if (e->function == 1)
-			e->ebx = (e->ebx & 0x00ffffff) | (apic_id << 24);
-		else if (e->function == 0xb || e->function == 0x1f)
-			e->edx = apic_id;
-	}
-	r = ioctl(vcpu_fd, KVM_SET_CPUID2, c);
-	free(c);
-	return r;
-}
-
 /* Bits 63:47 all equal: a 4-level GVA; any other is not mapped (the CPU raises #GP). */
 static bool x86_canonical(uint64_t gva)
 {
@@ -347,14 +240,4 @@ int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint
 	if (!(s->efer & X86_EFER_LMA) || (s->cr4 & X86_CR4_LA57))
 		return -1;
 	return x86_read_gva(mem, s->cr3, la, dst, len);
-}
-
-uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv)
-{
-	uint32_t fn = (with_hv ? KVM_LEAVES_WITH_HV : KVM_CPUID_SIGNATURE) + 1;
-
-	for (unsigned int i = 0; i < c->nent; i++)
-		if (c->entries[i].function == fn)
-			return c->entries[i].eax;
-	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* x86 boot state: page tables, GDT, registers for 64-bit entry, CPUID. */
+/* x86 boot state: page tables, GDT, registers for 64-bit entry; the guest page walk. */
 #ifndef VMM_X86_H
 #define VMM_X86_H
 
@@ -10,9 +10,7 @@
 #include "vmm/image.h"
 #include "vmm/mem.h"
 
-struct kvm_cpuid2;
 struct kvm_sregs;
-struct hv;
 
 #define X86_CR0_BOOT	0x80050033ULL	/* PG | WP | NE | ET | MP | PE */
 #define X86_CR4_BOOT	0x620ULL	/* OSXMMEXCPT | OSFXSR | PAE */
@@ -35,14 +33,6 @@ int x86_setup_memory(struct guest_mem *mem);
  */
 int x86_init_vcpu(int vcpu_fd, const struct image_entry *e, unsigned int index,
 		  char *err, size_t errlen);
-
-/* The VM's CPUID template: host-supported leaves plus hypervisor leaves. */
-struct kvm_cpuid2 *x86_cpuid_build(int kvm_fd, const struct hv *hv, char *err, size_t errlen);
-/* Install the template on a vCPU with its own APIC ID patched in. */
-int x86_cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id);
-
-/* KVM's paravirt feature bits as offered in the template (0 if none). */
-uint32_t x86_cpuid_kvm_features(const struct kvm_cpuid2 *c, bool with_hv);
 
 /*
  * Walk the guest's 4-level page tables (4 KiB, 2 MiB and 1 GiB pages) to the

@@ -21,8 +21,12 @@
 /* 0x40000003.EAX: partition privileges (low half) */
 #define HV_MSR_HYPERCALL_AVAILABLE	(1u << 5)
 #define HV_MSR_VP_INDEX_AVAILABLE	(1u << 6)
+#define HV_ACCESS_FREQUENCY_MSRS	(1u << 11)	/* AccessFrequencyRegs */
+#define HV_ACCESS_TSC_INVARIANT		(1u << 15)	/* AccessTscInvariantControls */
 /* 0x40000003.EDX */
 #define HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE	(1u << 4)
+#define HV_FEATURE_FREQUENCY_MSRS_AVAILABLE	(1u << 8)
+#define HV_FEATURE_GUEST_CRASH_MSR_AVAILABLE	(1u << 10)
 /* 0x40000004.EAX: recommendations */
 #define HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED	(1u << 2)
 #define HV_X64_CLUSTER_IPI_RECOMMENDED		(1u << 10)
@@ -32,8 +36,24 @@
 #define HV_X64_MSR_GUEST_OS_ID		0x40000000u
 #define HV_X64_MSR_HYPERCALL		0x40000001u
 #define HV_X64_MSR_VP_INDEX		0x40000002u
+#define HV_X64_MSR_TSC_FREQUENCY	0x40000022u	/* Hz, read-only */
+#define HV_X64_MSR_APIC_FREQUENCY	0x40000023u	/* Hz, read-only */
+#define HV_X64_MSR_VP_ASSIST_PAGE	0x40000073u
+#define HV_X64_MSR_CRASH_P0		0x40000100u
+#define HV_X64_MSR_CRASH_P4		0x40000104u
+#define HV_X64_MSR_CRASH_CTL		0x40000105u
+#define HV_X64_MSR_TSC_INVARIANT_CONTROL 0x40000118u
+/* The TLFS's first block of synthetic MSRs (guest.elf sweeps it). */
 #define HV_X64_MSR_FIRST		0x40000000u
-#define HV_X64_MSR_LAST			0x400000ffu	/* the range minivmm claims */
+#define HV_X64_MSR_LAST			0x400000ffu
+/* The range minivmm takes from KVM: that block and the crash/TSC MSRs above it. */
+#define HV_X64_MSR_CLAIM_FIRST		HV_X64_MSR_FIRST
+#define HV_X64_MSR_CLAIM_LAST		0x400001ffu
+
+#define HV_CRASH_PARAMS			5	/* P0..P4 */
+#define HV_CRASH_CTL_CRASH_NOTIFY_MSG	(1ull << 62)	/* P3/P4 = message GPA/size */
+#define HV_CRASH_CTL_CRASH_NOTIFY	(1ull << 63)
+#define HV_EXPOSE_INVARIANT_TSC		(1ull << 0)	/* TSC_INVARIANT_CONTROL bit 0 */
 
 #define HV_HYPERCALL_ENABLE		(1ull << 0)
 #define HV_HYPERCALL_LOCKED		(1ull << 1)

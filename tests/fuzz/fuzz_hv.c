@@ -10,7 +10,11 @@
  *   0      config: bit 0 XMM input, bit 1 XMM spill, bits 3:2 vCPU count
  *          (1, 4, 64, 130), bit 4/5/6 withhold the flush/IPI/Ex hints,
  *          bit 7 rewrite the HYPERCALL MSR with R8 first
- *   1      where the regular input block lies (bias of RDX, see gpa_bias)
+ *   1      bits 1:0 where the regular input block lies (bias of RDX, see
+ *          gpa_bias); bit 2 turns every Linux switch on (endbr_page,
+ *          vp_assist, freq_msrs, tsc_invariant, crash_msrs) and writes, then
+ *          reads, MSR 0x40000000 + R8 bits 56:48 (of the claimed range)
+ *          with RDX before the hypercall
  *   2..9   RCX, 10..17 RDX, 18..25 R8, 26..121 XMM0..XMM5
  *   122..  guest memory, copied to RAM at the (biased) RDX
  *
@@ -36,6 +40,7 @@
 #define CFG_NO_IPI	0x20
 #define CFG_NO_EX	0x40
 #define CFG_MSR_FIRST	0x80
+#define BIAS_LINUX	0x04
 
 #define OFF_RCX		2
 #define OFF_RDX		10
@@ -48,7 +53,7 @@ struct fuzz_host {
 	uint8_t xmm[HV_HCALL_XMM_COUNT][16];
 	struct hv_config cfg;
 	uint64_t rcx;
-	unsigned int flushes, ipis, xmm_reads;
+	unsigned int flushes, ipis, xmm_reads, crashes;
 };
 
 #define check(cond) do {						\
@@ -134,12 +139,22 @@ static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
 	return 0;
 }
 
+static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
+{
+	struct fuzz_host *h = opaque;
+
+	(void)p;
+	check(h->cfg.crash_msrs && vcpu == CALLER);
+	check(h->crashes++ == 0);
+}
+
 static const struct hv_host_ops host_ops = {
 	.read_gpa = host_read_gpa,
 	.write_gpa = host_write_gpa,
 	.read_xmm = host_read_xmm,
 	.flush_vcpus = host_flush_vcpus,
 	.send_ipi = host_send_ipi,
+	.guest_crash = host_guest_crash,
 };
 
 static uint64_t get_u64(const uint8_t *data, size_t size, size_t off)
@@ -181,6 +196,48 @@ static struct hv_config fuzz_config(uint8_t b)
 		.ipi_hint = !(b & CFG_NO_IPI),
 		.ex_hint = !(b & CFG_NO_EX),
 	};
+}
+
+static void linux_switches(struct hv_config *cfg)
+{
+	cfg->endbr_page = cfg->vp_assist = cfg->freq_msrs = true;
+	cfg->tsc_invariant = cfg->crash_msrs = true;
+	cfg->tsc_hz = 2100000000ull;
+	cfg->apic_hz = 1000000000ull;
+}
+
+/* Whether `msr` exists with every Linux switch on. */
+static bool msr_offered(uint32_t msr)
+{
+	return msr <= HV_X64_MSR_VP_INDEX || msr == HV_X64_MSR_TSC_FREQUENCY ||
+	       msr == HV_X64_MSR_APIC_FREQUENCY || msr == HV_X64_MSR_VP_ASSIST_PAGE ||
+	       (msr >= HV_X64_MSR_CRASH_P0 && msr <= HV_X64_MSR_CRASH_CTL) ||
+	       msr == HV_X64_MSR_TSC_INVARIANT_CONTROL;
+}
+
+/* One write and one read of an MSR of the claimed range, before the call. */
+static void msr_phase(const struct fuzz_host *h, struct hv *hv, uint32_t msr, uint64_t val)
+{
+	enum hv_msr_result w, r;
+	uint64_t back = 0;
+
+	w = hv_msr_write(hv, CALLER, msr, val);
+	r = hv_msr_read(hv, CALLER, msr, &back);
+	check(w == HV_MSR_OK || w == HV_MSR_GP);
+	check(r == (msr_offered(msr) ? HV_MSR_OK : HV_MSR_GP));
+	if (!msr_offered(msr))
+		check(w == HV_MSR_GP);
+	if (msr == HV_X64_MSR_CRASH_CTL)
+		check(h->crashes == !!(val & HV_CRASH_CTL_CRASH_NOTIFY));
+	else
+		check(h->crashes == 0);
+	/* P0..P4 and VP_ASSIST_PAGE keep any value; the frequencies are fixed. */
+	if ((msr >= HV_X64_MSR_CRASH_P0 && msr <= HV_X64_MSR_CRASH_P4) ||
+	    msr == HV_X64_MSR_VP_ASSIST_PAGE)
+		check(w == HV_MSR_OK && back == val);
+	if (msr == HV_X64_MSR_TSC_FREQUENCY || msr == HV_X64_MSR_APIC_FREQUENCY)
+		check(w == HV_MSR_GP && back == (msr == HV_X64_MSR_TSC_FREQUENCY ?
+						 h->cfg.tsc_hz : h->cfg.apic_hz));
 }
 
 static bool is_rep_call(uint16_t code)
@@ -236,6 +293,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&host, 0, sizeof(host));
 	host.cfg = fuzz_config(cfg_byte);
+	if (bias & BIAS_LINUX)
+		linux_switches(&host.cfg);
 	hv = hv_create(&host.cfg, &host_ops, &host);
 	check(hv != NULL);
 	check(hv_msr_write(hv, 0, HV_X64_MSR_GUEST_OS_ID, 1) == HV_MSR_OK);
@@ -252,6 +311,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; OFF_MEM + i < size && in.rdx + i < RAM_SIZE && in.rdx + i >= in.rdx; i++)
 		host.ram[in.rdx + i] = data[OFF_MEM + i];
 
+	if (bias & BIAS_LINUX)
+		msr_phase(&host, hv, HV_X64_MSR_CLAIM_FIRST + ((in.r8 >> 48) & 0x1ff), in.rdx);
 	if (cfg_byte & CFG_MSR_FIRST) {
 		enum hv_msr_result r = hv_msr_write(hv, 0, HV_X64_MSR_HYPERCALL, in.r8);
 

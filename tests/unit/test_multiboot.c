@@ -125,7 +125,7 @@ START_TEST(test_valid)
 	ck_assert_uint_eq(info.entry.rsi, 0);
 	ck_assert_ptr_eq(loader_format(im.bytes, im.len)->load, multiboot_load_image);
 	ck_assert_uint_eq(loader_format(im.bytes, im.len)->default_mem, 256ULL << 20);
-	ck_assert(loader_format(im.bytes, im.len)->hyperv_opt_in);
+	ck_assert_int_eq(loader_format(im.bytes, im.len)->default_pv, PV_KVM);
 	ck_assert_uint_eq(info.segments, 2);
 	ck_assert_uint_eq(info.image_end, LOAD_ADDR + 0x3000);
 	ck_assert_uint_eq(ram[0], 0x90);

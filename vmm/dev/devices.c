@@ -22,9 +22,25 @@ static const dev_create_fn multiboot_devices[] = {
 	NULL,
 };
 
+/*
+ * Linux (docs/linux-devices.md): COM1 with IRQ 4 fed from stdin, the exit
+ * port (a test inside Linux can end the run), the PM1a blocks and PM timer
+ * the FADT names, the i8042 for reset, PCI config space with nothing behind.
+ */
+static const dev_create_fn linux_devices[] = {
+	linux_console_dev_create,
+	exit_dev_create,
+	acpi_pm_dev_create,
+	pmtimer_dev_create,
+	i8042_dev_create,
+	pciconf_dev_create,
+	NULL,
+};
+
 static const dev_create_fn *const devices_of_kind[] = {
 	[IMAGE_ELF64] = payload_devices,
 	[IMAGE_MULTIBOOT] = multiboot_devices,
+	[IMAGE_LINUX] = linux_devices,
 };
 _Static_assert(sizeof(devices_of_kind) / sizeof(devices_of_kind[0]) == IMAGE_KINDS,
 	       "every image kind needs its row of devices");
