@@ -25,7 +25,9 @@ static void count_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		memset(data, 0x5a, size);
 }
 
-static const struct bus_desc count_desc = { .name = "count", .kind = STATS_PIO_OTHER, .io = count_io };
+static const struct bus_desc count_desc = {
+	.name = "count", .kind = STATS_PIO_OTHER, .io = count_io,
+};
 
 START_TEST(test_bus_register_dispatch)
 {
