@@ -35,6 +35,7 @@
 #include "vmm/errmsg.h"
 #include "vmm/sandbox.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_req.h"
 #include "vmm/vm.h"
 
 #ifdef MVM_SANDBOX_SELFTEST
@@ -235,7 +236,7 @@ static int allow_fd(scmp_filter_ctx ctx, int nr, int fd)
 /* tgkill only to this process's own threads, and only the kick and wake signals. */
 static int allow_kicks(scmp_filter_ctx ctx)
 {
-	static const int sigs[] = { SIGUSR1, SIGUSR2 };
+	static const int sigs[] = { VCPU_KICK_SIGNAL, VM_WAKE_SIGNAL };
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		struct rule r = { SCMP_SYS(tgkill), 2,

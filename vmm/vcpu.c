@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * One thread per vCPU. SIGUSR1 is blocked in the thread except while it is
- * inside KVM_RUN (KVM_SET_SIGNAL_MASK), so a kick either interrupts the run
- * or stays pending and makes the next KVM_RUN return at once: never lost.
+ * One thread per vCPU. The kick signal (VCPU_KICK_SIGNAL, SIGUSR1) is
+ * blocked in the thread except while it is inside KVM_RUN
+ * (KVM_SET_SIGNAL_MASK), so a kick either interrupts the run or stays
+ * pending and makes the next KVM_RUN return at once: never lost.
  */
 #include <errno.h>
 #include <linux/kvm.h>

@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
  * Register models of the Multiboot devices (16550, fw_cfg, PM timer) and
- * of Linux guests' (ACPI PM1a, i8042, the console's escape keys).
+ * of Linux guests' (ACPI PM1a, i8042, the console's escape keys), and each
+ * guest kind's device table on a real bus: what claims which port, as which
+ * statistics kind, and that the bus frees every device's state.
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "minivmm/abi.h"
 #include "tests/unit/suites.h"
 #include "vmm/dev/acpi_pm.h"
 #include "vmm/dev/console_escape.h"
+#include "vmm/dev/devices.h"
 #include "vmm/dev/fwcfg.h"
 #include "vmm/dev/i8042.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/serial16550.h"
+#include "vmm/vcpu.h"
+#include "vmm/vm.h"
 
 START_TEST(test_uart_transmit_and_lsr)
 {
@@ -123,6 +131,123 @@ START_TEST(test_pmtimer)
 	ck_assert_uint_le(pmtimer_ticks(UINT64_MAX), PMTIMER_MASK);
 }
 END_TEST
+
+/* Just enough of a VM for devices_create(): a bus, 2 MiB of RAM, two vCPUs. */
+static struct vm *fake_vm(struct vcpu v[2])
+{
+	struct vm *vm = calloc(1, sizeof(*vm));
+	char err[128];
+
+	ck_assert_ptr_nonnull(vm);
+	pthread_mutex_init(&vm->out_lock, NULL);
+	ratelimit_init(&vm->guest_msgs);
+	bus_init(&vm->bus);
+	ck_assert_int_eq(mem_init(&vm->mem, 2u << 20, err, sizeof(err)), 0);
+	vm->cfg.nr_vcpus = 2;
+	vm->vcpus = v;
+	for (unsigned int i = 0; i < 2; i++)
+		v[i] = (struct vcpu){ .vm = vm, .index = i, .fd = -1 };
+	return vm;
+}
+
+static void free_vm(struct vm *vm)
+{
+	bus_destroy(&vm->bus);	/* frees every device's state: LSan in unit-asan checks */
+	mem_free(&vm->mem);
+	pthread_mutex_destroy(&vm->out_lock);
+	free(vm);
+}
+
+static enum stats_kind kind_at(struct vm *vm, enum bus_space space, uint64_t addr,
+			       unsigned int size, void *data)
+{
+	const struct bus_range *r = bus_dispatch(&vm->bus, &vm->vcpus[0], space, addr, false,
+						 data, size);
+
+	ck_assert_msg(r, "nothing claims 0x%llx", (unsigned long long)addr);
+	return r->desc.kind;
+}
+
+START_TEST(test_payload_devices)
+{
+	struct vcpu v[2];
+	struct vm *vm = fake_vm(v);
+	uint32_t val = 0;
+	char err[128] = "";
+
+	ck_assert_int_eq(devices_create(vm, IMAGE_ELF64, err, sizeof(err)), 0);
+	ck_assert_uint_eq(vm->bus.nr[BUS_PIO], 5);
+	ck_assert_uint_eq(kind_at(vm, BUS_PIO, MVM_PORT_NULL, 1, &val), STATS_PIO_NULL);
+	ck_assert_uint_eq(val & 0xff, 0);
+	ck_assert_uint_eq(kind_at(vm, BUS_MMIO, MVM_MMIO_NULL + 8, 4, &val), STATS_MMIO_NULL);
+	ck_assert_uint_eq(val, 0);
+	/* The write-only ports read all ones, and say so through the bus, not the device. */
+	ck_assert_uint_eq(kind_at(vm, BUS_PIO, MVM_PORT_EXIT, 4, &val), STATS_PIO_OTHER);
+	ck_assert_uint_eq(val, 0xffffffff);
+	val = 0;
+	kind_at(vm, BUS_PIO, MVM_PORT_RESULTS, 4, &val);
+	ck_assert_uint_eq(val, 0xffffffff);
+	val = 0;
+	kind_at(vm, BUS_PIO, MVM_PORT_CTRL, 4, &val);
+	ck_assert_uint_eq(val, 0xffffffff);
+	kind_at(vm, BUS_PIO, MVM_PORT_COM1 + UART_LSR, 1, &val);
+	ck_assert_uint_eq(val & 0xff, UART_LSR_THRE | UART_LSR_TEMT);
+	/* No fw_cfg, PM timer or PCI config for a payload. */
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, FWCFG_PORT_SEL, 2));
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, PMTIMER_PORT, 4));
+	free_vm(vm);
+}
+END_TEST
+
+START_TEST(test_multiboot_devices)
+{
+	struct vcpu v[2];
+	struct vm *vm = fake_vm(v);
+	uint16_t key = FWCFG_NB_CPUS;
+	uint32_t val = 0;
+	char err[128] = "";
+
+	ck_assert_int_eq(devices_create(vm, IMAGE_MULTIBOOT, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(bus_dispatch(&vm->bus, &v[0], BUS_PIO, FWCFG_PORT_SEL, true, &key, 2));
+	kind_at(vm, BUS_PIO, FWCFG_PORT_DATA, 1, &val);
+	ck_assert_uint_eq(val & 0xff, 2);	/* the device's own state: nb_cpus */
+	ck_assert_uint_eq(kind_at(vm, BUS_PIO, PMTIMER_PORT, 4, &val), STATS_PIO_OTHER);
+	ck_assert_uint_le(val, PMTIMER_MASK);
+	kind_at(vm, BUS_PIO, 0xcfc, 4, &val);
+	ck_assert_uint_eq(val, 0xffffffff);	/* PCI config: no device here */
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, MVM_PORT_NULL, 1));
+	free_vm(vm);
+}
+END_TEST
+
+/* Each vCPU's line is the console's; an unfinished one goes out when its vCPU stops. */
+START_TEST(test_console_lines_per_vcpu)
+{
+	struct vcpu v[2];
+	struct vm *vm = fake_vm(v);
+	int pipefd[2], saved = dup(STDOUT_FILENO);
+	char err[128] = "", out[16] = "";
+	const char *a = "ab\r", *b = "xy";
+
+	ck_assert_int_eq(devices_create(vm, IMAGE_ELF64, err, sizeof(err)), 0);
+	ck_assert_int_eq(pipe(pipefd), 0);
+	dup2(pipefd[1], STDOUT_FILENO);
+	for (const char *c = a; *c; c++)
+		bus_dispatch(&vm->bus, &v[0], BUS_PIO, MVM_PORT_COM1, true, (void *)c, 1);
+	for (const char *c = b; *c; c++)
+		bus_dispatch(&vm->bus, &v[1], BUS_PIO, MVM_PORT_COM1, true, (void *)c, 1);
+	bus_vcpu_stopped(&vm->bus, 1);
+	bus_vcpu_stopped(&vm->bus, 0);
+	dup2(saved, STDOUT_FILENO);
+	close(pipefd[1]);
+	ck_assert_int_eq(read(pipefd[0], out, sizeof(out) - 1), 4);
+	ck_assert_str_eq(out, "xyab");	/* whole per vCPU, in stop order, CR dropped */
+	close(pipefd[0]);
+	close(saved);
+	free_vm(vm);
+}
+END_TEST
+
 
 static uint16_t pm_read16(const struct acpi_pm *pm, unsigned int off)
 {
@@ -247,6 +372,11 @@ static Suite *devices_suite(void)
 	tcase_add_test(tc, test_acpi_pm_other_sleep);
 	tcase_add_test(tc, test_i8042);
 	tcase_add_test(tc, test_escape_keys);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("tables");
+	tcase_add_test(tc, test_payload_devices);
+	tcase_add_test(tc, test_multiboot_devices);
+	tcase_add_test(tc, test_console_lines_per_vcpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
