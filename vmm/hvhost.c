@@ -13,6 +13,7 @@
 
 #include "hv/hv.h"
 #include "vmm/cpuid.h"
+#include "vmm/exitstatus.h"
 #include "vmm/hvhost.h"
 #include "vmm/pio_out.h"
 #include "vmm/tsc.h"
@@ -178,7 +179,7 @@ static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[H
 		"MSRs: P0=0x%" PRIx64 " P1=0x%" PRIx64 " P2=0x%" PRIx64 " P3=0x%" PRIx64
 		" P4=0x%" PRIx64 "\n", vcpu, p[0], p[1], p[2], p[3], p[4]);
 	pthread_mutex_unlock(&vm->out_lock);
-	vm_request_stop(vm, 3);
+	vm_request_stop(vm, EXITSTATUS_GUEST_CRASH);
 }
 
 static const struct hv_host_ops host_ops = {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "hv/hv.h"
+#include "vmm/cpuid.h"
 #include "vmm/fdio.h"
 #include "vmm/report.h"
 #include "vmm/vcpu.h"
@@ -23,6 +24,48 @@ void report_prepare(void)
 {
 	/* jansson seeds its hash from /dev/urandom on first use; the sandbox would refuse that open. */
 	json_object_seed(0);
+}
+
+static const char *guest_kind_name(enum image_kind kind)
+{
+	static const char *const names[] = {
+		[IMAGE_ELF64] = "payload", [IMAGE_MULTIBOOT] = "multiboot", [IMAGE_LINUX] = "linux",
+	};
+
+	_Static_assert(sizeof(names) / sizeof(names[0]) == IMAGE_KINDS, "a name for every kind");
+	return names[kind];
+}
+
+static const char *pv_layout(enum pv_personality pv)
+{
+	switch (pv) {
+	case PV_HYPERV_KVM: return "Hyper-V's leaves at 0x40000000, KVM's at 0x40000100";
+	case PV_HYPERV: return "Hyper-V's leaves alone (minivmm's Hyper-V layer)";
+	case PV_KVM: return "KVM's leaves alone at 0x40000000";
+	default: return "no hypervisor leaves";
+	}
+}
+
+/* Which guest, how it was loaded, and which hypervisor it is shown. */
+static void banner_guest(const struct vm *vm, FILE *f)
+{
+	const struct load_info *im = &vm->image;
+
+	fprintf(f, "minivmm: guest %s, pv %s: %s\n", guest_kind_name(vm->kind),
+		options_pv_name(vm->cfg.pv), pv_layout(vm->cfg.pv));
+	if (vm->kind != IMAGE_LINUX)
+		return;
+	fprintf(f, "minivmm: linux: %s, PVH entry 0x%llx, kernel to %llu KiB",
+		im->what, (unsigned long long)im->entry.rip,
+		(unsigned long long)(im->image_end >> 10));
+	if (im->unpack_ns)
+		fprintf(f, ", unpacked on the host in %llu ms",
+			(unsigned long long)(im->unpack_ns / 1000000));
+	fprintf(f, "\n");
+	if (vm->hv && !cpuid_tsc_invariant(vm->cpuid))
+		fprintf(f, "minivmm: linux: KVM reports no invariant TSC here, so Hyper-V's "
+			"TSC_INVARIANT is not offered: Linux will mark its TSC unstable and read "
+			"the ACPI PM timer (a user-space exit per read)\n");
 }
 
 void report_banner(const struct vm *vm, FILE *f)
@@ -42,6 +85,7 @@ void report_banner(const struct vm *vm, FILE *f)
 			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
 	fprintf(f, "minivmm: sandbox %s\n", sandbox_banner(vm));
+	banner_guest(vm, f);
 	if (vm->hv) {
 		char why[160];
 
@@ -353,6 +397,7 @@ static json_t *env_json(const struct vm *vm)
 			 "host_cpus", (int)vm->kvm.host_cpus,
 			 "overcommitted", vm->cfg.nr_vcpus > vm->kvm.host_cpus,
 			 "mem_bytes", (json_int_t)vm->mem.size, "hyperv", vm->hv != NULL,
+			 "pv", options_pv_name(vm->cfg.pv), "guest", guest_kind_name(vm->kind),
 			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl",
 			 "xmm_path_choice", xmm_calib_json(vm));
 }

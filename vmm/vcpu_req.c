@@ -6,12 +6,14 @@
  * futex words the target bumps.
  */
 #include <linux/futex.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "vmm/exitstatus.h"
 #include "vmm/vcpu.h"
 #include "vmm/vcpu_req.h"
 #include "vmm/vm.h"
@@ -50,6 +52,24 @@ void vm_request_stop(struct vm *vm, int status)
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		vcpu_request(&vm->vcpus[i], VCPU_REQ_STOP);
 	pthread_kill(vm->main_thread, VM_WAKE_SIGNAL);
+}
+
+void vm_request_reset(struct vm *vm)
+{
+	vm_request_stop(vm, atomic_load(&vm->guest_panicked) ? EXITSTATUS_GUEST_CRASH :
+							       EXITSTATUS_GUEST_RESET);
+}
+
+void vm_guest_panicked(struct vm *vm, const char *line, size_t len)
+{
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	if (atomic_exchange(&vm->guest_panicked, true))
+		return;
+	pthread_mutex_lock(&vm->out_lock);
+	fprintf(stderr, "minivmm: the guest panicked: %.*s\n", (int)len, line);
+	fflush(stderr);
+	pthread_mutex_unlock(&vm->out_lock);
 }
 
 /*

@@ -23,6 +23,14 @@ struct vm;
 void vcpu_request(struct vcpu *v, unsigned int req);
 /* Ask every vCPU to stop; the first status given wins. Safe from any thread. */
 void vm_request_stop(struct vm *vm, int status);
+/*
+ * The guest reset itself (i8042 0xFE): exit EXITSTATUS_GUEST_RESET, or
+ * EXITSTATUS_GUEST_CRASH once vm_guest_panicked() was called (Linux with
+ * panic=-1 resets right after its panic).
+ */
+void vm_request_reset(struct vm *vm);
+/* The guest's console showed its panic line; say it on stderr (once). */
+void vm_guest_panicked(struct vm *vm, const char *line, size_t len);
 
 /* Make the vCPU flush its guest TLB before it runs guest code again; wait if needed. */
 void vcpu_flush_tlb_begin(struct vcpu *v, unsigned int *ticket, bool *must_wait);

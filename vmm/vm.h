@@ -44,6 +44,7 @@ struct vm {
 	pthread_t main_thread;
 	atomic_bool stopping;
 	atomic_int exit_status;		/* meaningful once stopping */
+	atomic_bool guest_panicked;	/* its console showed a panic: a reset now is a crash */
 	pthread_mutex_t out_lock;	/* one writer at a time on stdout/stderr */
 	struct ratelimit guest_msgs;	/* what the guest made us say, counted */
 	struct results results;

@@ -17,6 +17,8 @@
 #   nested BACKEND   run the area in the nested VM even where /dev/kvm is
 #                    served by BACKEND (pvm: kvm_pvm emulates guest CPL0,
 #                    far too slow for booting Linux)
+#   nested-cpu MODEL the QEMU -cpu model of this area's nested VM
+#                    (MINIVMM_NESTED_CPU; default max)
 # A .needs that fails fails its area (nothing else runs for it).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,6 +30,11 @@ for f in "$top"/tests/integration/cases.d/*.sh; do
 	a=$(basename "$f" .sh)
 	[ "$a" = core ] || areas+=("$a")
 done
+# MINIVMM_AREAS="linux hv": only those (for a developer's quick rerun; CI runs all).
+if [ -n "${MINIVMM_AREAS:-}" ]; then
+	read -r -a areas <<<"$MINIVMM_AREAS"
+	echo "integration: MINIVMM_AREAS set: only ${areas[*]}"
+fi
 verdict='^[0-9]+ passed, [0-9]+ failed$'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -36,7 +43,7 @@ trap 'rm -f "$log"' EXIT
 # needs_nested from cases.d/AREA.needs; 1 (its output shown) when it failed.
 area_needs() {
 	local n=$top/tests/integration/cases.d/$1.needs out line
-	needs_files=() needs_envs=() needs_timeout='' needs_nested=' '
+	needs_files=() needs_envs=() needs_timeout='' needs_nested=' ' needs_cpu=''
 	[ -x "$n" ] || return 0
 	if ! out=$("$n" 2>&1); then
 		while IFS= read -r line; do echo "integration: $1.needs: $line"; done <<<"$out"
@@ -48,6 +55,7 @@ area_needs() {
 		"env "*=*) needs_envs+=("${line#env }") ;;
 		"timeout "*) needs_timeout=${line#timeout } ;;
 		"nested "*) needs_nested+="${line#nested } " ;;
+		"nested-cpu "*) needs_cpu=${line#nested-cpu } ;;
 		esac
 	done <<<"$out"
 }
@@ -109,6 +117,7 @@ nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure 
 	[ -x "$top/build/minivmm-sandbox-test" ] && files+=(--file "$top/build/minivmm-sandbox-test")
 	files+=(${needs_files[@]+"${needs_files[@]}"})
 	for e in ${needs_envs[@]+"${needs_envs[@]}"}; do envs+=(--env "$e"); done
+	MINIVMM_NESTED_CPU=${needs_cpu:-${MINIVMM_NESTED_CPU:-max}} \
 	"$top/tests/nested/run-nested.sh" --timeout "${needs_timeout:-$limit}" "${files[@]}" \
 		${envs[@]+"${envs[@]}"} \
 		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1

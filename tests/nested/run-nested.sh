@@ -44,7 +44,10 @@
 # MINIVMM_NESTED_KERNEL_PKG (e.g. linux-image-6.1.0-57-amd64; default: what
 # linux-image-amd64 depends on), MINIVMM_NESTED_MACHINE (QEMU -M, default pc;
 # not microvm: without HPET its TSC calibration hangs now and then under TCG),
-# MINIVMM_NESTED_CPU (QEMU -cpu, default max: TCG's max CPU has SVM + NPT),
+# MINIVMM_NESTED_CPU (QEMU -cpu, default max: TCG's max CPU has SVM + NPT;
+# QEMU before 8.2 ignores the SVM XSETBV intercept under TCG, so the L1 KVM
+# never sees an L2 XSETBV and an L2 Linux warns at fpu/xstate.c, then boots
+# without XSAVE: "max,-xsave" hides XSAVE from both and avoids it),
 # MINIVMM_NESTED_APPEND (extra kernel arguments, e.g. loglevel=7),
 # MINIVMM_NESTED_KVM_PARAMS (parameters for the vendor module's insmod,
 # e.g. "npt=0" to have kvm_amd shadow the page tables; busybox's insmod reads

@@ -220,6 +220,29 @@ START_TEST(test_multiboot_devices)
 }
 END_TEST
 
+/* A Linux guest's row: its COM1, the exit port, PM1a, the PM timer, the i8042, PCI config. */
+START_TEST(test_linux_devices_row)
+{
+	static const uint16_t claimed[] = {
+		MVM_PORT_COM1, MVM_PORT_COM1 + 7, MVM_PORT_EXIT, 0x600, 0x604, PMTIMER_PORT, 0x60,
+		0x64, 0xcfc,
+	};
+	struct vcpu v[2];
+	struct vm *vm = fake_vm(v);
+	char err[128] = "";
+
+	ck_assert_int_eq(devices_create(vm, IMAGE_LINUX, err, sizeof(err)), 0);
+	for (unsigned int i = 0; i < sizeof(claimed) / sizeof(claimed[0]); i++)
+		ck_assert_msg(bus_find(&vm->bus, BUS_PIO, claimed[i], 1), "port 0x%x unclaimed",
+			      claimed[i]);
+	/* The payload's own ports are not a Linux guest's. */
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, MVM_PORT_NULL, 1));
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, MVM_PORT_RESULTS, 4));
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, MVM_PORT_CTRL, 4));
+	free_vm(vm);
+}
+END_TEST
+
 /* Each vCPU's line is the console's; an unfinished one goes out when its vCPU stops. */
 START_TEST(test_console_lines_per_vcpu)
 {
@@ -376,6 +399,7 @@ static Suite *devices_suite(void)
 	tc = tcase_create("tables");
 	tcase_add_test(tc, test_payload_devices);
 	tcase_add_test(tc, test_multiboot_devices);
+	tcase_add_test(tc, test_linux_devices_row);
 	tcase_add_test(tc, test_console_lines_per_vcpu);
 	suite_add_tcase(s, tc);
 	return s;

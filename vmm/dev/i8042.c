@@ -30,7 +30,7 @@ static void i8042_io(struct vcpu *v, uint64_t offset, bool write, void *data, un
 		if (!write)
 			bytes[i] = i8042_read(port);
 		else if (i8042_write(port, bytes[i]))
-			vm_request_stop(vcpu_vm(v), EXITSTATUS_GUEST_RESET);
+			vm_request_reset(vcpu_vm(v));
 	}
 }
 

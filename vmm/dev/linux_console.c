@@ -21,7 +21,9 @@
 #include "vmm/dev/linux_console.h"
 #include "vmm/errmsg.h"
 #include "vmm/fdio.h"
+#include "vmm/linux_cmdline.h"
 #include "vmm/vcpu_ops.h"
+#include "vmm/vcpu_req.h"
 
 /* Under c->lock. */
 static void line_flush(struct linux_console *c)
@@ -32,6 +34,8 @@ static void line_flush(struct linux_console *c)
 	fflush(stdout);
 	(void)fdio_write_all(STDOUT_FILENO, c->line, c->line_len);
 	pthread_mutex_unlock(c->out_lock);
+	if (linux_console_classify(c->line, c->line_len) == LINUX_CONSOLE_PANIC)
+		vm_guest_panicked(c->vm, c->line, c->line_len);
 	c->line_len = 0;
 }
 
