@@ -390,7 +390,7 @@ static json_t *xmm_calib_json(const struct vm *vm)
 
 static json_t *env_json(const struct vm *vm)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s, s:s, s:s, s:o}",
 			 "minivmm", vmm_version(), "backend", kvm_backend_name(vm->kvm.backend),
 			 "host_kernel", vm->kvm.kernel, "cpu_model", vm->kvm.cpu_model,
 			 "tsc_khz", (json_int_t)vm->tsc_khz, "vcpus", (int)vm->cfg.nr_vcpus,
