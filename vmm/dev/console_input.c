@@ -122,13 +122,46 @@ void console_input_setup(struct linux_console *c)
 		(void)make_raw(in);
 }
 
+/* Hand received bytes to COM1 (as many as fit, in order); returns how many it took. */
+static size_t console_receive(struct linux_console *c, const uint8_t *buf, size_t len)
+{
+	size_t n = 0;
+	bool edge;
+
+	pthread_mutex_lock(&c->lock);
+	while (n < len && uart_rx_room(&c->uart))
+		uart_receive(&c->uart, buf[n++]);
+	edge = uart_irq_edge(&c->uart);
+	pthread_mutex_unlock(&c->lock);
+	if (edge)
+		vm_irq_edge(c->vm, LINUX_COM1_IRQ);
+	return n;
+}
+
+/* Wait (bounded) until COM1's receiver has room or a stop; returns the room seen. */
+static unsigned int wait_room(struct linux_console *c)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };	/* bounded: a stop is seen anyway */
+	unsigned int seq, room;
+
+	atomic_store(&c->rx_waiting, true);
+	seq = atomic_load(&c->rx_seq);
+	pthread_mutex_lock(&c->lock);
+	room = uart_rx_room(&c->uart);
+	pthread_mutex_unlock(&c->lock);
+	if (!room && !atomic_load(&c->in.stop))
+		syscall(SYS_futex, &c->rx_seq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+	atomic_store(&c->rx_waiting, false);
+	return room;
+}
+
 static void push_pending(struct linux_console *c, struct console_input *in)
 {
 	size_t n;
 
 	if (!in->pending_len)
 		return;
-	n = linux_console_receive(c, in->pending, in->pending_len);
+	n = console_receive(c, in->pending, in->pending_len);
 	memmove(in->pending, in->pending + n, in->pending_len - n);
 	in->pending_len -= n;
 }
@@ -202,7 +235,7 @@ static void input_loop(struct linux_console *c, struct console_input *in)
 		if (eof && !in->pending_len)
 			return;		/* all of a pipe or file delivered */
 		if (!in->tty && in->pending_len) {
-			linux_console_wait_room(c);	/* the guest reads, or a stop */
+			wait_room(c);	/* the guest reads, or a stop */
 			continue;
 		}
 		if (eof && in->tty) {

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "minivmm/abi.h"
@@ -93,37 +92,6 @@ static void con_io(struct vcpu *v, uint64_t offset, bool write, void *data, unsi
 		atomic_fetch_add(&c->rx_seq, 1);
 		futex_wake_all(&c->rx_seq);
 	}
-}
-
-size_t linux_console_receive(struct linux_console *c, const uint8_t *buf, size_t len)
-{
-	size_t n = 0;
-	bool edge;
-
-	pthread_mutex_lock(&c->lock);
-	while (n < len && uart_rx_room(&c->uart))
-		uart_receive(&c->uart, buf[n++]);
-	edge = uart_irq_edge(&c->uart);
-	pthread_mutex_unlock(&c->lock);
-	if (edge)
-		vm_irq_edge(c->vm, LINUX_COM1_IRQ);
-	return n;
-}
-
-unsigned int linux_console_wait_room(struct linux_console *c)
-{
-	struct timespec ts = { 0, 100 * 1000 * 1000 };	/* bounded: a stop is seen anyway */
-	unsigned int seq, room;
-
-	atomic_store(&c->rx_waiting, true);
-	seq = atomic_load(&c->rx_seq);
-	pthread_mutex_lock(&c->lock);
-	room = uart_rx_room(&c->uart);
-	pthread_mutex_unlock(&c->lock);
-	if (!room && !atomic_load(&c->in.stop))
-		syscall(SYS_futex, &c->rx_seq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
-	atomic_store(&c->rx_waiting, false);
-	return room;
 }
 
 static int con_start(void *state, char *err, size_t errlen)

@@ -2,6 +2,7 @@
 /*
  * COM1 for Linux guests (vmm/dev/linux_console.c) and the stdin reader that
  * feeds it (vmm/dev/console_input.c): their shared state, private to them.
+ * Calls go one way (the console calls the reader), so the link graph stays a DAG.
  */
 #ifndef VMM_DEV_LINUX_CONSOLE_H
 #define VMM_DEV_LINUX_CONSOLE_H
@@ -52,11 +53,6 @@ struct linux_console {
 	atomic_bool rx_waiting;		/* the input thread sleeps on rx_seq */
 	struct console_input in;
 };
-
-/* Hand received bytes to COM1 (as many as fit, in order); returns how many it took. */
-size_t linux_console_receive(struct linux_console *c, const uint8_t *buf, size_t len);
-/* Wait (bounded) until COM1's receiver has room or a stop; returns the room seen. */
-unsigned int linux_console_wait_room(struct linux_console *c);
 
 /* console_input.c: from the console's create, start, stop and destroy. */
 void console_input_setup(struct linux_console *c);
