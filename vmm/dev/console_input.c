@@ -4,7 +4,7 @@
  * seccomp filter (vmm/sandbox.c: read on stdin, ppoll, KVM_IRQ_LINE on the
  * VM fd, TCSETS on stdin), so the main thread's wait for signals stays as
  * it is and a blocked read() never holds up anything else. A stop reaches
- * it as SIGUSR2 (a no-op handler), which only its ppoll() lets in.
+ * it as VM_WAKE_SIGNAL (a no-op handler), which only its ppoll() lets in.
  *
  * A pipe or file is fed until EOF, never faster than the guest empties its
  * receive FIFO (nothing is lost; the thread sleeps on the console's futex
@@ -35,7 +35,8 @@
 #include "vmm/vcpu_req.h"
 
 #define STOP_GRACE_S	2
-#define STOP_SIGNAL	SIGUSR2	/* blocked everywhere; main waits for it, ppoll here lets it in */
+/* Blocked everywhere; main sigwaits it, this thread's ppoll lets it in (vmm/vcpu_req.h). */
+#define STOP_SIGNAL	VM_WAKE_SIGNAL
 #define TTY_RETRY_MS	20	/* a terminal's typed-ahead bytes, offered again */
 
 static void input_say(struct linux_console *c, const char *what)
