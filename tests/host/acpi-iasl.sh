@@ -36,14 +36,17 @@ for f in "$t"/*.dat; do
 	case $name in
 	multiboot-*-FACP)
 		known='Required FADT field Pm1a(Event|Control)Block has zero address'
-		grep -E "$known" "$t/$name.raw" | wc -l | grep -qx 2 && echo "KNOWN: $name: no PM1a blocks"
+		[ "$(grep -cE "$known" "$t/$name.raw")" -eq 2 ] &&
+			echo "KNOWN: $name: no PM1a blocks"
 		grep -vE "$known" "$t/$name.raw" >"$t/$name.log" ;;
 	*) mv "$t/$name.raw" "$t/$name.log" ;;
 	esac
 	# The banner and progress lines are all iasl prints for a clean table.
-	if [ $rc -ne 0 ] || grep -qiE 'error|warning|remark|invalid|does not contain' "$t/$name.log" ||
-	   [ ! -s "$t/$name.dsl" ] || grep -qiE 'error|warning|invalid|unknown' "$t/$name.dsl"; then
-		bad "iasl -d $name (status $rc): $(grep -iE 'error|warning|remark|invalid' "$t/$name.log" "$t/$name.dsl" | head -3)"
+	complaints='error|warning|remark|invalid|does not contain'
+	if [ $rc -ne 0 ] || grep -qiE "$complaints" "$t/$name.log" || [ ! -s "$t/$name.dsl" ] ||
+	   grep -qiE 'error|warning|invalid|unknown' "$t/$name.dsl"; then
+		why=$(grep -iE "$complaints" "$t/$name.log" "$t/$name.dsl" | head -3)
+		bad "iasl -d $name (status $rc): $why"
 	else
 		ok "iasl -d $name"
 	fi
@@ -51,7 +54,11 @@ done
 
 # What the disassembly must say for Linux: field by field, as iasl decoded it.
 want() {	# want FILE.dsl REGEX WHAT
-	if grep -qE -- "$2" "$t/$1.dsl" 2>/dev/null; then ok "$1: $3"; else bad "$1: $3 (no /$2/)"; fi
+	if grep -qE -- "$2" "$t/$1.dsl" 2>/dev/null; then
+		ok "$1: $3"
+	else
+		bad "$1: $3 (no /$2/)"
+	fi
 }
 for n in 1 2 256; do
 	want "linux-$n-DSDT" 'Name \(\\_S5, Package \(0x04\)' "DSDT names \\_S5"

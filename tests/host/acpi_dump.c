@@ -40,18 +40,20 @@ static int dump_set(struct guest_mem *mem, const char *dir, const char *kind, un
 		return -1;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct acpi_header *h = mem_gpa_to_host(mem, entry[i], sizeof(*h));
+		const void *body = mem_gpa_to_host(mem, entry[i], h->length);
 		char sig[5] = { 0 };
 
 		memcpy(sig, h->signature, 4);
-		if (dump(dir, kind, cpus, sig, mem_gpa_to_host(mem, entry[i], h->length), h->length))
+		if (dump(dir, kind, cpus, sig, body, h->length))
 			return -1;
 		if (!strcmp(sig, "FACP")) {
 			const struct acpi_fadt *f = (const void *)h;
 			const struct acpi_header *d = mem_gpa_to_host(mem, f->dsdt, sizeof(*d));
+			const void *facs = mem_gpa_to_host(mem, f->firmware_ctrl, 64);
+			const void *dsdt = mem_gpa_to_host(mem, f->dsdt, d->length);
 
-			if (dump(dir, kind, cpus, "FACS", mem_gpa_to_host(mem, f->firmware_ctrl, 64), 64) ||
-			    dump(dir, kind, cpus, "DSDT", mem_gpa_to_host(mem, f->dsdt, d->length),
-				 d->length))
+			if (dump(dir, kind, cpus, "FACS", facs, 64) ||
+			    dump(dir, kind, cpus, "DSDT", dsdt, d->length))
 				return -1;
 		}
 	}

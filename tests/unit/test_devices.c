@@ -362,7 +362,7 @@ START_TEST(test_escape_keys)
 	ck_assert_int_eq(esc(&e, "ls -l\r\x03", out), ESCAPE_NONE);
 	ck_assert_str_eq(out, "ls -l\r\x03");			/* Ctrl-C goes to the guest */
 	ck_assert_int_eq(esc(&e, "a\x01\x01" "b", out), ESCAPE_NONE);
-	ck_assert_str_eq(out, "a\x01" "b");				/* Ctrl-A Ctrl-A: one Ctrl-A */
+	ck_assert_str_eq(out, "a\x01" "b");	/* Ctrl-A Ctrl-A: one Ctrl-A */
 	ck_assert_int_eq(esc(&e, "\x01q\x01hc", out), ESCAPE_HELP_ASKED);
 	ck_assert_str_eq(out, "c");				/* unknown after Ctrl-A: dropped */
 	ck_assert_int_eq(esc(&e, "up\x01xdown", out), ESCAPE_QUIT);
