@@ -14,6 +14,7 @@
 #include "minivmm/abi.h"
 #include "tests/unit/suites.h"
 #include "vmm/dev/acpi_pm.h"
+#include "vmm/dev/cmos_rtc.h"
 #include "vmm/dev/console_escape.h"
 #include "vmm/dev/devices.h"
 #include "vmm/dev/fwcfg.h"
@@ -220,12 +221,81 @@ START_TEST(test_multiboot_devices)
 }
 END_TEST
 
+/* 2026-12-01 19:45:56 UTC, a Tuesday. */
+#define CMOS_TEST_TIME	((time_t)1796154356)
+
+static uint8_t cmos_get(struct cmos_rtc *c, uint8_t reg)
+{
+	cmos_rtc_write(c, CMOS_INDEX_PORT, (uint8_t)(0x80 | reg));	/* NMI-disable bit ignored */
+	return cmos_rtc_read(c, CMOS_DATA_PORT, CMOS_TEST_TIME);
+}
+
+START_TEST(test_cmos_rtc)
+{
+	struct cmos_rtc c;
+
+	cmos_rtc_reset(&c);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_SECONDS), 56);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_MINUTES), 45);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_HOURS), 19);	/* 24-hour, binary */
+	ck_assert_uint_eq(cmos_get(&c, CMOS_WEEKDAY), 3);	/* Tuesday, 1 = Sunday */
+	ck_assert_uint_eq(cmos_get(&c, CMOS_DAY), 1);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_MONTH), 12);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_YEAR), 26);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_CENTURY), 20);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_A) & 0x80, 0);	/* never update-in-progress */
+	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_B), CMOS_B_24H | CMOS_B_BINARY);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_D), CMOS_D_VRT);
+	/* Linux's SET bit is kept, the mode bits stay; C and D and the clock cannot be written. */
+	cmos_rtc_write(&c, CMOS_INDEX_PORT, CMOS_REG_B);
+	cmos_rtc_write(&c, CMOS_DATA_PORT, 0x80);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_B), 0x80 | CMOS_B_24H | CMOS_B_BINARY);
+	cmos_rtc_write(&c, CMOS_INDEX_PORT, CMOS_REG_D);
+	cmos_rtc_write(&c, CMOS_DATA_PORT, 0);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_D), CMOS_D_VRT);
+	cmos_rtc_write(&c, CMOS_INDEX_PORT, CMOS_SECONDS);
+	cmos_rtc_write(&c, CMOS_DATA_PORT, 7);
+	ck_assert_uint_eq(cmos_get(&c, CMOS_SECONDS), 56);
+	/* The rest is RAM; the index port reads all ones. */
+	cmos_rtc_write(&c, CMOS_INDEX_PORT, 0x40);
+	cmos_rtc_write(&c, CMOS_DATA_PORT, 0x5a);
+	ck_assert_uint_eq(cmos_get(&c, 0x40), 0x5a);
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_INDEX_PORT, CMOS_TEST_TIME), 0xff);
+}
+END_TEST
+
+/* The arithmetic calendar against gmtime_r over 1970-2199, a leap day included. */
+START_TEST(test_cmos_rtc_calendar)
+{
+	static const uint8_t regs[] = { CMOS_SECONDS, CMOS_MINUTES, CMOS_HOURS, CMOS_WEEKDAY,
+					CMOS_DAY, CMOS_MONTH, CMOS_YEAR, CMOS_CENTURY };
+	struct cmos_rtc c;
+
+	cmos_rtc_reset(&c);
+	for (time_t t = 0; t < (time_t)7258118400; t += 86400 * 13 + 3607) {
+		struct tm tm;
+		unsigned int want[8];
+
+		gmtime_r(&t, &tm);
+		want[0] = tm.tm_sec, want[1] = tm.tm_min, want[2] = tm.tm_hour;
+		want[3] = tm.tm_wday + 1, want[4] = tm.tm_mday, want[5] = tm.tm_mon + 1;
+		want[6] = tm.tm_year % 100, want[7] = (tm.tm_year + 1900) / 100;
+		for (unsigned int i = 0; i < 8; i++) {
+			cmos_rtc_write(&c, CMOS_INDEX_PORT, regs[i]);
+			ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, t), want[i]);
+		}
+	}
+	cmos_rtc_write(&c, CMOS_INDEX_PORT, CMOS_DAY);
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, (time_t)1709164800), 29);	/* 2024-02-29 */
+}
+END_TEST
+
 /* A Linux guest's row: its COM1, the exit port, PM1a, the PM timer, the i8042, PCI config. */
 START_TEST(test_linux_devices_row)
 {
 	static const uint16_t claimed[] = {
 		MVM_PORT_COM1, MVM_PORT_COM1 + 7, MVM_PORT_EXIT, 0x600, 0x604, PMTIMER_PORT, 0x60,
-		0x64, 0xcfc,
+		0x64, CMOS_INDEX_PORT, CMOS_DATA_PORT, 0xcfc,
 	};
 	struct vcpu v[2];
 	struct vm *vm = fake_vm(v);
@@ -400,6 +470,8 @@ static Suite *devices_suite(void)
 	tcase_add_test(tc, test_payload_devices);
 	tcase_add_test(tc, test_multiboot_devices);
 	tcase_add_test(tc, test_linux_devices_row);
+	tcase_add_test(tc, test_cmos_rtc);
+	tcase_add_test(tc, test_cmos_rtc_calendar);
 	tcase_add_test(tc, test_console_lines_per_vcpu);
 	suite_add_tcase(s, tc);
 	return s;

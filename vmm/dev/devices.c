@@ -25,7 +25,8 @@ static const dev_create_fn multiboot_devices[] = {
 /*
  * Linux (docs/linux-devices.md): COM1 with IRQ 4 fed from stdin, the exit
  * port (a test inside Linux can end the run), the PM1a blocks and PM timer
- * the FADT names, the i8042 for reset, PCI config space with nothing behind.
+ * the FADT names, the i8042 for reset, the CMOS clock, PCI config space
+ * with nothing behind.
  */
 static const dev_create_fn linux_devices[] = {
 	linux_console_dev_create,
@@ -33,6 +34,7 @@ static const dev_create_fn linux_devices[] = {
 	acpi_pm_dev_create,
 	pmtimer_dev_create,
 	i8042_dev_create,
+	cmos_rtc_dev_create,
 	pciconf_dev_create,
 	NULL,
 };

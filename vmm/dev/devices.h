@@ -42,5 +42,6 @@ int linux_console_dev_create(struct vm *vm, char *err, size_t errlen);
 int linux_console_output_dev_create(struct vm *vm, char *err, size_t errlen);
 int acpi_pm_dev_create(struct vm *vm, char *err, size_t errlen);
 int i8042_dev_create(struct vm *vm, char *err, size_t errlen);
+int cmos_rtc_dev_create(struct vm *vm, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The MC146818 CMOS clock at ports 0x70 (index) and 0x71 (data), for Linux
+ * guests: the host's UTC time in binary, 24-hour mode, never "update in
+ * progress", battery good, no alarms or periodic interrupts (IRQ 8 never
+ * fires). Without it Linux's rtc_cmos probe reads all ones from an
+ * unclaimed port, waits out its update-in-progress retries and gives up
+ * ("broken or not accessible"), and the boot has no wall-clock time.
+ * The other 114 bytes are plain CMOS RAM, zero at start.
+ */
+#ifndef VMM_DEV_CMOS_RTC_H
+#define VMM_DEV_CMOS_RTC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#define CMOS_INDEX_PORT		0x70	/* bit 7: NMI disable, ignored */
+#define CMOS_DATA_PORT		0x71
+#define CMOS_NR_REGS		128
+
+#define CMOS_SECONDS		0x00
+#define CMOS_MINUTES		0x02
+#define CMOS_HOURS		0x04
+#define CMOS_WEEKDAY		0x06
+#define CMOS_DAY		0x07
+#define CMOS_MONTH		0x08
+#define CMOS_YEAR		0x09
+#define CMOS_REG_A		0x0a	/* bit 7 UIP: always 0 */
+#define CMOS_REG_B		0x0b
+#define CMOS_REG_C		0x0c	/* interrupt flags: none, ever */
+#define CMOS_REG_D		0x0d	/* bit 7 VRT: the battery is good */
+#define CMOS_CENTURY		0x32
+
+#define CMOS_A_DIVIDER		0x26	/* 32.768 kHz time base, 1024 Hz rate: what firmware sets */
+#define CMOS_B_24H		0x02
+#define CMOS_B_BINARY		0x04
+#define CMOS_D_VRT		0x80
+
+struct cmos_rtc {
+	uint8_t index;
+	uint8_t ram[CMOS_NR_REGS];	/* what was written; the clock registers are computed */
+};
+
+void cmos_rtc_reset(struct cmos_rtc *c);
+/* A read of `port`; `now` is the host's time (UTC) for the clock registers. */
+uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now);
+void cmos_rtc_write(struct cmos_rtc *c, uint16_t port, uint8_t val);
+
+#endif
