@@ -151,10 +151,14 @@ unit-tsan: $(B)/unit-tsan
 	$(Q)CK_FORK=yes CK_RUN_SUITE=vcpu_hold TSAN_OPTIONS="halt_on_error=1 log_path=$(B)/tsan.log" \
 		./$(B)/unit-tsan || { cat $(B)/tsan.log.* 2>/dev/null; exit 1; }
 
+# Every ACPI table minivmm builds, written to files for iasl (tests/host/acpi-iasl.sh).
+$(B)/acpi-dump: $(B)/host/tests/host/acpi_dump.o $(LIB_OBJS)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
 # Checks that need no KVM: the README against --help, the architecture map
-# against the source files, /dev/kvm error paths, the Linux test initramfs
-# and the Linux images minivmm must refuse.
-host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio
+# against the source files, /dev/kvm error paths, the ACPI tables under
+# iasl, the Linux test initramfs and the Linux images minivmm must refuse.
+host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/docs/help.sh
 	$(Q)./tests/docs/architecture.sh
 	$(Q)./tests/docs/man.sh
