@@ -39,26 +39,8 @@ verdict='^[0-9]+ passed, [0-9]+ failed$'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# area_needs AREA: fill needs_files, needs_envs, needs_timeout and
-# needs_nested from cases.d/AREA.needs; 1 (its output shown) when it failed.
-area_needs() {
-	local n=$top/tests/integration/cases.d/$1.needs out line
-	needs_files=() needs_envs=() needs_timeout='' needs_nested=' ' needs_cpu=''
-	[ -x "$n" ] || return 0
-	if ! out=$("$n" 2>&1); then
-		while IFS= read -r line; do echo "integration: $1.needs: $line"; done <<<"$out"
-		return 1
-	fi
-	while IFS= read -r line; do
-		case $line in
-		"file "*) needs_files+=(--file "${line#file }") ;;
-		"env "*=*) needs_envs+=("${line#env }") ;;
-		"timeout "*) needs_timeout=${line#timeout } ;;
-		"nested "*) needs_nested+="${line#nested } " ;;
-		"nested-cpu "*) needs_cpu=${line#nested-cpu } ;;
-		esac
-	done <<<"$out"
-}
+# shellcheck source=tests/integration/needs.sh
+. "$top/tests/integration/needs.sh"
 
 # The module behind /dev/kvm, as minivmm decides it (vmm/kvm.c).
 host_backend() {

@@ -38,6 +38,7 @@ full_groups=(
 	"bench:bench"
 	"leaks:leaks flood"
 	"sandbox:sandbox rounds"
+	"linux:linux"
 )
 
 case $mode in
@@ -66,12 +67,23 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 verdict='^[0-9]+ passed, [0-9]+ failed$'
 
+# shellcheck source=tests/integration/needs.sh
+. "$top/tests/integration/needs.sh"
+needs_prefix=vmx
+
 vm_run() {	# vm_run AREA...: 0 the VM reached a verdict line
 	local files=(--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration")
+	local envs=(--env "KUT_DIR=$KUT_DIR") a e
 	[ -n "$asan" ] && files+=(--file "$asan")
 	[ -d "$KUT_DIR" ] && files+=(--file "$KUT_DIR")
+	for a in "$@"; do	# an area's .needs (linux: the kernel and initramfs)
+		[[ $a == */* ]] && continue
+		area_needs "$a" || return 1
+		files+=(${needs_files[@]+"${needs_files[@]}"})
+		for e in ${needs_envs[@]+"${needs_envs[@]}"}; do envs+=(--env "$e"); done
+	done
 	"$top/tests/nested/run-nested.sh" --vmx --cpus 2 --timeout "$limit" "${files[@]}" \
-		--env "KUT_DIR=$KUT_DIR" \
+		"${envs[@]}" \
 		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$@" >"$log" 2>&1
 	grep -qE "$verdict" "$log"
 }
@@ -114,6 +126,10 @@ else
 		name=${g%%:*}
 		if [ ${#want[@]} -gt 0 ] && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
 		echo "# VMX group $name (${g#*:})"
+		# One Linux boot under Bochs takes minutes: the first case only, 4 KiB sent.
+		[ "$name" = linux ] && export MVM_LINUX_QUICK=1 MVM_LINUX_TX=${MVM_LINUX_TX:-4096} \
+			MVM_LINUX_CASE_TIMEOUT=${MVM_LINUX_CASE_TIMEOUT:-1800} \
+			MVM_LINUX_BUDGET=${MVM_LINUX_BUDGET:-2000}
 		# shellcheck disable=SC2086  # the areas are words
 		run_group "$name" ${g#*:}
 	done
