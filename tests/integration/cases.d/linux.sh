@@ -11,7 +11,7 @@
 # when the kernel cannot be fetched, the area prints one SKIP and passes.
 # Bounded: each boot has minivmm's --timeout (MVM_LINUX_CASE_TIMEOUT, 90 s);
 # when the first boot fails the others are not tried, and none starts once
-# MVM_LINUX_BUDGET seconds (300) are used: both count as failures.
+# MVM_LINUX_BUDGET seconds (420) are used: both count as failures.
 # MVM_LINUX_QUICK=1: the first boot only (make check-vmx sets it).
 
 lx_top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +33,7 @@ fi
 LX_TOOLS=${MVM_LINUX_TOOLS:-$lx_top/tests/linux}
 LX_TX=${MVM_LINUX_TX:-65536}
 LX_TIMEOUT=${MVM_LINUX_CASE_TIMEOUT:-90}
-LX_BUDGET=${MVM_LINUX_BUDGET:-300}
+LX_BUDGET=${MVM_LINUX_BUDGET:-420}
 LX_MEM=256M
 lx_now() { cut -d' ' -f1 /proc/uptime; }
 lx_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
