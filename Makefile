@@ -201,7 +201,7 @@ run:
 check:
 	$(Q)./scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all $(B)/unit $(B)/unit-asan $(B)/minivmm-asan $(B)/minivmm-sandbox-test
-	$(Q)$(MAKE) --no-print-directory unit unit-asan host-tests integration
+	$(Q)$(MAKE) --no-print-directory unit unit-asan unit-tsan host-tests integration
 	$(Q)./tests/integration/vmx.sh ci
 
 # The integration areas on Intel VMX, in Bochs (tests/integration/vmx.sh; slow).
