@@ -42,7 +42,7 @@ lx_canary=""	# set when the first boot failed: the others are not tried
 
 # lx_clean NAME: the kernel reported no trouble (dmesg lines /init printed).
 lx_clean() {
-	lx_trouble=$(tr -d '\r' <"$T/out" | grep -E '^mvm-dmesg: .*(unchecked MSR access|WARNING:|Oops|BUG: unable|general protection fault|Disabling IBT)' | head -n 3)
+	lx_trouble=$(tr -d '\r' <"$T/out" | grep -E '^mvm-dmesg: .*(unchecked MSR access|WARNING: CPU:|Oops|BUG: unable|general protection fault|Disabling IBT)' | head -n 3)
 	[ -z "$lx_trouble" ] && return 0
 	bad "$1" "the kernel reported trouble: $lx_trouble"
 	return 1
