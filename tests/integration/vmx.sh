@@ -127,7 +127,7 @@ else
 		if [ ${#want[@]} -gt 0 ] && [[ " ${want[*]} " != *" $name "* ]]; then continue; fi
 		echo "# VMX group $name (${g#*:})"
 		# One Linux boot under Bochs takes minutes: the first case only, 4 KiB sent.
-		[ "$name" = linux ] && export MVM_LINUX_QUICK=1 MVM_LINUX_TX=${MVM_LINUX_TX:-4096} \
+		[ "$name" = linux ] && export MVM_LINUX_QUICK=${MVM_LINUX_QUICK-1} MVM_LINUX_TX=${MVM_LINUX_TX:-4096} \
 			MVM_LINUX_CASE_TIMEOUT=${MVM_LINUX_CASE_TIMEOUT:-1800} \
 			MVM_LINUX_BUDGET=${MVM_LINUX_BUDGET:-2000}
 		# shellcheck disable=SC2086  # the areas are words
