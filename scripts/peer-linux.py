@@ -174,10 +174,11 @@ def goals(res, bz):
     if k:
         best = min(k) * 1000
         out.append("- minivmm's own time from launch to the first guest instruction ≤ 50 ms "
-                   "(unpack excluded): not observable from outside the process; its upper bound "
-                   "here, launch → first kernel line on the vmlinux (the kernel's own early boot "
-                   "included), was %.1f ms at best — %s" %
-                   (best, "**met** (bound)" if best <= 50 else "not shown by this bound"))
+                   "(unpack excluded): not observable from outside the process. An upper bound is "
+                   "launch → first kernel line on the vmlinux, which also holds the kernel's boot "
+                   "up to its serial console: %.1f ms at best here — %s" %
+                   (best, "**met** (by the bound)" if best <= 50 else
+                    "not shown by this bound (which is mostly the kernel's own time)"))
     if bz.get("unpack_ms") is not None:
         out.append("- the 6.1 bzImage's host-side unpack: %d ms, one run (see above)"
                    % bz["unpack_ms"])
@@ -219,7 +220,9 @@ def write_report(a, facts, res, bz, cmds, failures):
             "(QEMU `-cpu %s`, minivmm `--pv kvm`). The two VMMs alternate over %d rounds in one "
             "run (odd rounds QEMU first, even rounds minivmm first). Times are the host's, from "
             "the process launch to the line arriving on the VMM's stdout (the serial console): "
-            "the first kernel line (`[    0.000000]` or `Linux version`), `/init`'s first line "
+            "the first kernel line (`[    0.000000]` or `Linux version`: the kernel writes "
+            "nothing to ttyS0 before its serial console is registered, then its log from the "
+            "start), `/init`'s first line "
             "(`mvm-init: start`), and the process exit (`/init` writes 0 to port 0xf4). Cells: "
             "median (min..max). The ratio is minivmm's median over QEMU's."
             % (CPUS, MEM_MB, qemu_cpu(), a.rounds), "",

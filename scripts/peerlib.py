@@ -6,8 +6,10 @@ a report states, and the median/spread arithmetic.
 import os
 import platform
 import re
+import signal
 import statistics
 import subprocess
+import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -20,23 +22,42 @@ def timed_run(cmd, marks, limit_s, on_line=None):
     from the launch to the first stdout line the predicate accepts (absent
     when none did). on_line(pid, line), if given, sees every line while the
     process still runs (e.g. to sample /proc/PID). Returns (times, lines,
-    exit status, seconds from the launch to the exit).
+    exit status, seconds from the launch to the exit); a run still going
+    after limit_s seconds is killed (status -9).
     """
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         stdin=subprocess.DEVNULL, text=True, errors="replace", bufsize=1)
+                         stdin=subprocess.DEVNULL, text=True, errors="replace", bufsize=1,
+                         start_new_session=True)
+    # A VMM that hangs without closing stdout (QEMU has no --timeout) is
+    # killed, with whatever it started (its own process group).
+    watchdog = threading.Timer(limit_s, _kill_group, (p.pid,))
+    watchdog.start()
     times, lines = {}, []
-    for line in p.stdout:
-        now = time.monotonic() - t0
-        line = line.rstrip("\r\n")
-        for name, pred in marks.items():
-            if name not in times and pred(line):
-                times[name] = now
-        if on_line:
-            on_line(p.pid, line)
-        lines.append(line)
-    status = p.wait(timeout=limit_s)
+    try:
+        for line in p.stdout:
+            now = time.monotonic() - t0
+            line = line.rstrip("\r\n")
+            for name, pred in marks.items():
+                if name not in times and pred(line):
+                    times[name] = now
+            if on_line:
+                on_line(p.pid, line)
+            lines.append(line)
+        status = p.wait()
+    finally:  # also on ^C: no VMM outlives us in its own session
+        watchdog.cancel()
+        if p.poll() is None:
+            _kill_group(p.pid)
+            p.wait()
     return times, lines, status, time.monotonic() - t0
+
+
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def _first_line(cmd):
