@@ -36,6 +36,7 @@ MARKS = {
 }
 # /init's dmesg excerpt: the guest took KVM's leaves (QEMU -cpu host; minivmm --pv kvm).
 KVM_SEEN = "mvm-dmesg: Hypervisor detected: KVM"
+PV_LINE = "mvm-dmesg: kvm-guest: "
 ROWS = [("kernel", "launch → first kernel line (ms)"), ("init", "launch → `/init` (ms)"),
         ("exit", "launch → exit (ms)")]
 
@@ -256,7 +257,11 @@ def write_report(a, facts, res, bz, cmds, failures):
             "keeps). minivmm reads the kernel file whole to load it and frees it before the "
             "vCPUs run (`vmm/loader.c`): VmHWM keeps that peak, VmRSS does not. Every run "
             "counted above printed `Hypervisor detected: KVM` in its dmesg." % (MEM_MB, MEM_MB),
-            ""]
+            "", "What the guest's KVM guest code set up (its `kvm-guest:` dmesg lines, first "
+            "counted run): QEMU: %s; minivmm: %s. Where they differ, the two guests do not run "
+            "the same paravirtual code (e.g. PV spinlocks need KVM_FEATURE_PV_UNHALT)."
+            % tuple("; ".join("`%s`" % x for x in res[n]["pv"]) or "none"
+                    for n in ("qemu", "minivmm")), ""]
     doc += bz_lines(bz) + ["", "## Where it ran", "", "| | |", "|---|---|",
                            "| host | %s (%s CPUs) |" % (facts["host"], facts["host_cpus"]),
                            "| KVM backend | %s |" % backend, "| CPU | %s |" % facts["cpu"],
@@ -337,7 +342,8 @@ def main():
     cmdline = " ".join([default_cmdline()] + GUEST_ARGS)
     vmms = {"qemu": qemu_cmd(qemu, a.vmlinux, a.initrd, cmdline),
             "minivmm": minivmm_cmd(a.vmlinux, a.initrd)}
-    res = {n: {"kernel": [], "init": [], "exit": [], "uptime": [], "rss": []} for n in vmms}
+    res = {n: {"kernel": [], "init": [], "exit": [], "uptime": [], "rss": [], "pv": None}
+           for n in vmms}
     failures, banner = [], ""
     for r in range(a.rounds):
         for name in (["qemu", "minivmm"] if r % 2 == 0 else ["minivmm", "qemu"]):
@@ -359,6 +365,8 @@ def main():
             if up is not None:
                 res[name]["uptime"].append(up)
             res[name]["rss"].append(rss)
+            res[name]["pv"] = res[name]["pv"] or [line[len("mvm-dmesg: "):] for line in lines
+                                                  if line.startswith(PV_LINE)]
     if not res["qemu"]["init"] or not res["minivmm"]["init"]:
         sys.exit("peer-linux: no complete run for one of the VMMs: " + "; ".join(failures))
     bz = bz_run(a, a.out)
