@@ -13,6 +13,7 @@ run on the 6.1 bzImage gives the host-side unpack time its banner states.
 
 Usage: scripts/peer-linux.py [--rounds N] [--vmlinux F] [--bzimage F]
          [--initrd F] [--out DIR] [--doc FILE] [--rev REV] [--note TEXT]
+         [--not-a-result]   (an emulated host, e.g. the nested VM: no verdicts)
 Environment: QEMU (default qemu-system-x86_64), PEER_LINUX_ROUNDS (3).
 Without a usable /dev/kvm it says so and exits 2.
 """
