@@ -39,7 +39,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: FORCE all deps run check unit unit-asan unit-tsan host-tests integration bench peer fuzz fuzz-long clean
+.PHONY: FORCE all deps run check unit unit-asan unit-tsan host-tests integration bench peer peer-linux fuzz fuzz-long clean
 .PHONY: install uninstall slow-null compare-check deb deb-check
 SHELL := /bin/bash
 all: minivmm guest.elf
@@ -239,6 +239,16 @@ peer:
 	$(Q)./scripts/deps.sh peer
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)./scripts/peer.py --rounds $(PEER_ROUNDS)
+
+# Debian's 6.1 vmlinux + the test initramfs under QEMU and minivmm (--pv kvm),
+# alternated: launch to the first kernel line, to /init, to the exit; RSS; the
+# bzImage's host-side unpack. Needs a real /dev/kvm (exit 2 without): docs/peer-linux.md.
+PEER_LINUX_ROUNDS ?= 3
+peer-linux:
+	$(Q)./scripts/deps.sh peer
+	$(Q)./scripts/deps.sh linux
+	$(Q)$(MAKE) --no-print-directory all $(B)/linux/initramfs.cpio
+	$(Q)./scripts/peer-linux.py --rounds $(PEER_LINUX_ROUNDS)
 
 # Fuzzing (libFuzzer, clang): `make fuzz` is bounded (FUZZ_SECONDS per harness),
 # `make fuzz-long` runs FUZZ_RUNS executions each. Seeds live in tests/fuzz/corpus/;

@@ -14,14 +14,13 @@ repository top), QEMU (default qemu-system-x86_64), PEER_ROUNDS.
 """
 import argparse
 import os
-import platform
 import re
 import statistics
 import subprocess
 import sys
-import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from peerlib import TOP, host_facts, summary, timed_run, verdict
+
 # vmcall, tscdeadline and tscdeadline_immed hang on kvm_pvm under QEMU too
 # (docs/pvm.md): they are never selected here, on any backend.
 TESTS = ["cpuid", "inl_from_qemu", "inl_from_kernel", "outl_to_kernel", "ipi",
@@ -46,16 +45,8 @@ def minivmm_cmd(kernel):
 
 def run(cmd, guest_line):
     """Run one VMM; (seconds to the first guest line, stdout lines, exit status)."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         stdin=subprocess.DEVNULL, text=True, bufsize=1)
-    first, lines = None, []
-    for line in p.stdout:
-        if first is None and guest_line(line):
-            first = time.monotonic() - t0
-        lines.append(line.rstrip("\r\n"))
-    status = p.wait(timeout=LIMIT_S)
-    return first, lines, status
+    times, lines, status, _ = timed_run(cmd, {"first": guest_line}, LIMIT_S)
+    return times.get("first"), lines, status
 
 
 def cycles(lines):
@@ -67,35 +58,8 @@ def cycles(lines):
     return out
 
 
-def host_facts(banner):
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    m = re.search(r"kvm backend (\S+),", banner)
-    t = re.search(r"TSC ([0-9.]+) MHz", banner)
-    q = subprocess.run([os.environ.get("QEMU", "qemu-system-x86_64"), "--version"],
-                       capture_output=True, text=True).stdout.splitlines()
-    rev = subprocess.run(["git", "-C", TOP, "describe", "--always", "--dirty"],
-                         capture_output=True, text=True).stdout.strip()
-    return {"host": platform.node(), "backend": m.group(1) if m else "unknown",
-            "cpu": cpu, "kernel": platform.release(),
-            "tsc": t.group(1) + " MHz" if t else "unknown",
-            "host_cpus": os.cpu_count(), "qemu": q[0] if q else "unknown", "rev": rev}
-
-
-def summary(values):
-    return statistics.median(values), min(values), max(values)
-
-
 def fmt_spread(med, lo, hi):
     return "%d (%d..%d, ±%.0f%%)" % (med, lo, hi, 50.0 * (hi - lo) / med if med else 0)
-
-
-def verdict(ok):
-    return "**met**" if ok else "**not met**"
 
 
 def user_space_share(res):
@@ -216,7 +180,7 @@ def main():
                 res[name].setdefault(t, []).append(c)
     if not launch["qemu"] or not launch["minivmm"]:
         sys.exit("peer: no complete run for one of the VMMs: " + "; ".join(failures))
-    write_report(a.out, host_facts(banner), a.rounds, res, launch, failures)
+    write_report(a.out, host_facts(banner, qemu), a.rounds, res, launch, failures)
     subprocess.run(["gnuplot", "-e", "dat='%s'; out='%s'" % (a.out, os.path.join(TOP, "docs")),
                     os.path.join(TOP, "scripts", "peer-plot.gp")], check=True)
     return 1 if failures else 0
