@@ -46,9 +46,14 @@ void vm_request_stop(struct vm *vm, int status)
 {
 	bool expected = false;
 
-	if (!atomic_compare_exchange_strong(&vm->stopping, &expected, true))
+	/*
+	 * Claim, store the status, then publish: a thread that sees stopping
+	 * (seq_cst) also sees the status, never the 0 before it.
+	 */
+	if (!atomic_compare_exchange_strong(&vm->stop_claimed, &expected, true))
 		return;
 	atomic_store(&vm->exit_status, status);
+	atomic_store(&vm->stopping, true);
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		vcpu_request(&vm->vcpus[i], VCPU_REQ_STOP);
 	pthread_kill(vm->main_thread, VM_WAKE_SIGNAL);

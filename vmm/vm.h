@@ -42,7 +42,8 @@ struct vm {
 	struct hv *hv;
 	struct vcpu *vcpus;
 	pthread_t main_thread;
-	atomic_bool stopping;
+	atomic_bool stop_claimed;	/* the first vm_request_stop() sets it, then the status */
+	atomic_bool stopping;		/* set last: whoever sees it sees exit_status */
 	atomic_int exit_status;		/* meaningful once stopping */
 	atomic_bool guest_panicked;	/* its console showed a panic: a reset now is a crash */
 	pthread_mutex_t out_lock;	/* one writer at a time on stdout/stderr */
