@@ -161,6 +161,7 @@ $(B)/acpi-dump: $(B)/host/tests/host/acpi_dump.o $(LIB_OBJS)
 host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/docs/help.sh
 	$(Q)./tests/docs/architecture.sh
+	$(Q)./tests/docs/generated.sh
 	$(Q)./tests/docs/man.sh
 	$(Q)./tests/host/kvm-errors.sh
 	$(Q)./tests/host/linux-initramfs.sh $(B)/linux/initramfs.cpio
@@ -215,25 +216,25 @@ bench:
 	$(Q)./scripts/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory all $(B)/sandbox-cost $(B)/bench-vpset $(B)/bench-fanout
 	$(Q)python3 scripts/bench-scale.py --vmm ./minivmm --elf guest.elf --decode $(B)/bench-vpset \
-		--out $(B)/bench/scale --docs docs --max-cpus $(BENCH_SCALE_MAX) --tree-rev $(GIT_REV)
+		--out $(B)/bench/scale --docs docs/results --max-cpus $(BENCH_SCALE_MAX) --tree-rev $(GIT_REV)
 	$(Q)python3 scripts/bench-targets.py --vmm ./minivmm --elf guest.elf --out $(B)/bench/targets \
-		--docs docs --cpus $(BENCH_TARGETS_CPUS) --iters $(BENCH_TARGETS_ITERS) --tree-rev $(GIT_REV) \
+		--docs docs/results --cpus $(BENCH_TARGETS_CPUS) --iters $(BENCH_TARGETS_ITERS) --tree-rev $(GIT_REV) \
 		--fanout $(B)/bench-fanout
 	$(Q)./scripts/bench.sh
 
-# The scale part of make bench (docs/scale.md): up to this many vCPUs.
+# The scale part of make bench (docs/results/scale.md): up to this many vCPUs.
 BENCH_SCALE_MAX ?= 1024
-# Cost against target count past 64 vCPUs (docs/targets.md): ipi and flush at this many.
+# Cost against target count past 64 vCPUs (docs/results/targets.md): ipi and flush at this many.
 BENCH_TARGETS_CPUS ?= 1024
 BENCH_TARGETS_ITERS ?= 16
-# The VMM's part of a flush of k preempted targets, timed on the host (docs/targets.md).
+# The VMM's part of a flush of k preempted targets, timed on the host (docs/results/targets.md).
 $(B)/bench-fanout: tests/bench/flush_fanout.c tests/bench/timing.h $(LIB_OBJS)
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $(filter-out %.h,$^) $(HOST_LDLIBS)
-# The Hyper-V layer's VP-set decode, timed on the host (docs/scale.md).
+# The Hyper-V layer's VP-set decode, timed on the host (docs/results/scale.md).
 $(B)/bench-vpset: tests/bench/vpset_decode.c tests/bench/timing.h $(filter $(B)/host/hv/%,$(LIB_OBJS))
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $(filter-out %.h,$^) -lpthread
 
-# kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/peer.md.
+# kvm-unit-tests' vmexit.flat under QEMU and minivmm, alternated: docs/results/peer.md.
 PEER_ROUNDS ?= 5
 peer:
 	$(Q)./scripts/deps.sh peer
@@ -242,7 +243,7 @@ peer:
 
 # Debian's 6.1 vmlinux + the test initramfs under QEMU and minivmm (--pv kvm),
 # alternated: launch to the first kernel line, to /init, to the exit; RSS; the
-# bzImage's host-side unpack. Needs a real /dev/kvm (exit 2 without): docs/peer-linux.md.
+# bzImage's host-side unpack. Needs a real /dev/kvm (exit 2 without): docs/results/peer-linux.md.
 PEER_LINUX_ROUNDS ?= 3
 peer-linux:
 	$(Q)./scripts/deps.sh peer
@@ -318,7 +319,10 @@ deb-check: all
 	$(Q)./tests/deb/check-deb.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]; make uninstall undoes it.
+# The hand-written docs, and beside them in results/ what make bench and make
+# peer wrote (docs/results/: generated, never edited by hand).
 INSTALL_DOCS := README.md $(wildcard docs/*.md)
+RESULT_DOCS  := $(wildcard docs/results/*.md docs/results/*.png)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 minivmm $(DESTDIR)$(BINDIR)/minivmm
@@ -331,13 +335,16 @@ install: all
 	chmod 644 $(DESTDIR)$(MANDIR)/minivmm.1
 	install -m 644 minivmm-compare.1 $(DESTDIR)$(MANDIR)/minivmm-compare.1
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(DOCDIR)/results
+	install -m 644 $(RESULT_DOCS) $(DESTDIR)$(DOCDIR)/results/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/minivmm $(DESTDIR)$(BINDIR)/minivmm-compare
 	rm -f $(DESTDIR)$(LIBDIR)/guest.elf $(DESTDIR)$(LIBDIR)/minivmm_json.py $(DESTDIR)$(MANDIR)/minivmm.1
 	rm -f $(DESTDIR)$(MANDIR)/minivmm-compare.1
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(INSTALL_DOCS)))
-	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/results/,$(notdir $(RESULT_DOCS)))
+	-rmdir $(DESTDIR)$(LIBDIR) $(DESTDIR)$(DOCDIR)/results $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf $(B) minivmm guest.elf

@@ -1,4 +1,4 @@
-# bench-plot.gp - the PNG plots of docs/results.md, from the .dat files that
+# bench-plot.gp - the PNG plots of docs/results/results.md, from the .dat files that
 # scripts/bench-report.py writes. Called as:
 #   gnuplot -e "dat='DIR'; out='DOCS'; src='...'; ipirun='...'; flushrun='...';
 #               bigrun='...'; nvar='N'" scripts/bench-plot.gp

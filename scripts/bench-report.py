@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench-report.py - docs/results.md and docs/bench-*.png from the matrix.
+"""bench-report.py - docs/results/results.md and docs/results/bench-*.png from the matrix.
 
 Usage: bench-report.py --source host|nested-tcg-svm [--plots GP] BENCHDIR DOCSDIR
 
@@ -286,7 +286,7 @@ def section_vmexit(runs):
                    "with the row's, `body` the median over rounds of row minus loop, or *in "
                    "noise* when a quarter or more of the rounds showed the row no slower than "
                    "the loop. On kvm_pvm a CPL0 row is the emulation of the body's "
-                   "instructions plus the exit (measuring.md). VMM side = minivmm's own median "
+                   "instructions plus the exit (docs/measuring.md). VMM side = minivmm's own median "
                    "for that exit kind.\n")
         out.append(table(["case", "variant", "CPL", "iters", "median ns", "p99 ns", "loop ns",
                           "body ns", "VMM-side median ns", "ratio [IQR] vs baseline"],
@@ -858,7 +858,7 @@ def main():
                for d in sorted(os.listdir(a.bench_dir), key=repeat_number)
                if d.startswith("repeat-") and os.path.isdir(os.path.join(a.bench_dir, d))]
 
-    top = os.path.dirname(os.path.abspath(a.docs_dir))
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     nested = a.source != "host"
     title = "nested TCG-SVM: NOT representative" if nested else "host KVM"
     make_plots(a.plots, runs, os.path.join(a.bench_dir, "plots"), a.docs_dir, title)
@@ -877,7 +877,7 @@ def main():
                 "TSC rate; every guest time is a median per iteration of the timed loop, the "
                 "loop's own cost included and shown next to it; every ratio is the guest's, "
                 "from interleaved blocks, with its interquartile range. How the numbers are "
-                "made and how to read them: [measuring.md](measuring.md).\n")
+                "made and how to read them: [measuring.md](../measuring.md).\n")
     body = [section_environment(runs), section_ratios(runs),
             section_stability(runs, repeats), section_vmexit(runs),
             section_ipi(runs), section_flush(runs), section_pvlocks(runs),

@@ -4,7 +4,7 @@
 Runs `minivmm [--no-sandbox] --json ... guest.elf -- vmexit` (1 vCPU) in
 alternating processes, ROUNDS pairs, the order flipped every round so that
 neither mode always runs first, and writes OUT/sandbox.md (the section
-bench-report.py puts into docs/results.md) and each run's JSON in OUT/sandbox/.
+bench-report.py puts into docs/results/results.md) and each run's JSON in OUT/sandbox/.
 
 Two answers, kept apart:
 - the guest's headline ratio (pio-in null through minivmm / the bare

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench-scale.py - make bench's scale part (issue 14): docs/scale.md and
+"""bench-scale.py - make bench's scale part (issue 14): docs/results/scale.md and
 docs/bench-scale-*.png from runs on this host.
 
   launch   `minivmm --cpus N guest.elf -- smoke` for N = 1, 2, 4 ... up to
@@ -18,7 +18,7 @@ docs/bench-scale-*.png from runs on this host.
            for /proc/PID/smaps and pagemap snapshots: resident KiB a vCPU by
            mapping, guest RAM by page of the stack block; KVM's and the
            threads' kernel memory from /proc/meminfo and /proc/slabinfo.
-           OUT/summary.json has the numbers docs/results.md reads.
+           OUT/summary.json has the numbers docs/results/results.md reads.
 
 Every number is measured in this run; nothing is copied from elsewhere.
 """
@@ -557,7 +557,7 @@ def main():
         f.write("\n".join(md))
     print(f"bench-scale: wrote {os.path.join(a.docs, 'scale.md')}", file=sys.stderr)
 
-    # For docs/results.md (the coordinator's report code reads these keys).
+    # For docs/results/results.md (the coordinator's report code reads these keys).
     decode_ns = None
     for row in decode_rows:
         m = re.match(r"^vpset-decode-1024 median_ns=([0-9.]+)", row)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench-targets.py - make bench's cost-against-target-count part (issue 14):
-docs/targets.md and docs/bench-targets-{ipi,flush}.png.
+docs/results/targets.md and docs/results/bench-targets-{ipi,flush}.png.
 
 Runs `minivmm --cpus N guest.elf -- ipi` and `-- flush` for each N given
 (default 1024: past 64 the suites measure 1, 2, 4 ... N-1 targets), or reads
@@ -295,7 +295,7 @@ def fanout_section(fan):
 
 
 def write_summary(a, fanout=None):
-    """OUT/summary.json: what docs/targets.md shows, for the report code (docs/results.md)."""
+    """OUT/summary.json: what docs/results/targets.md shows, for the report code (docs/results/results.md)."""
     tables = []
     for suite in ("ipi", "flush"):
         got = load(a.out, suite, a.cpus)

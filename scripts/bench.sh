@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench.sh - what `make bench` runs: the measurement matrix (vmexit, ipi,
 # flush at 1/2/4/8 vCPUs, both --hv-xmm-path values), each run's --json
-# kept in build/bench/, then docs/results.md and docs/bench-*.png.
+# kept in build/bench/, then docs/results/results.md and docs/results/bench-*.png.
 #
 # Usage: scripts/bench.sh [--no-nested] [--report-only] [-- MINIVMM-OPTIONS...]
 #   --no-nested    refuse (exit 2) when this host has no usable /dev/kvm,
@@ -94,8 +94,8 @@ if ((!report_only)); then
 fi
 python3 "$top/scripts/bench-report.py" --source "$(cat "$out/source")" \
 	--tree-rev "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
-	--plots "$top/scripts/bench-plot.gp" "$out" "$top/docs"
+	--plots "$top/scripts/bench-plot.gp" "$out" "$top/docs/results"
 if [ "$(cat "$out/source")" != host ]; then
-	banner "docs/results.md was written from nested TCG-SVM runs:" \
+	banner "docs/results/results.md was written from nested TCG-SVM runs:" \
 		"use it to see that the suites work, not as performance data."
 fi

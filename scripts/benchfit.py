@@ -1,7 +1,7 @@
 """benchfit.py - the curve fit the bench scripts share.
 
 loglog_slope(): the least-squares slope of log(y) over log(x), the number
-docs/targets.md, docs/scale.md and docs/results.md call a curve's slope
+docs/results/targets.md, docs/results/scale.md and docs/results/results.md call a curve's slope
 (1 = linear, 0 = flat).
 """
 import math

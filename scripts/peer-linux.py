@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """peer-linux.py - what `make peer-linux` runs: Debian's 6.1 vmlinux (PVH)
 with the test initramfs under QEMU and under minivmm, alternated over N
-rounds in one run, then docs/peer-linux.md.
+rounds in one run, then docs/results/peer-linux.md.
 
 Both VMMs get the same vmlinux, initramfs, kernel command line (minivmm's
 default, read from vmm/linux_cmdline.h, and the same arguments after it),
@@ -301,7 +301,7 @@ def parse_args():
     ap.add_argument("--bzimage")
     ap.add_argument("--initrd", default=os.path.join(TOP, "build", "linux", "initramfs.cpio"))
     ap.add_argument("--out", default=os.path.join(TOP, "build", "peer-linux"))
-    ap.add_argument("--doc", default=os.path.join(TOP, "docs", "peer-linux.md"))
+    ap.add_argument("--doc", default=os.path.join(TOP, "docs", "results", "peer-linux.md"))
     ap.add_argument("--rev", help="minivmm's version for the report (default: git describe)")
     ap.add_argument("--note", help="a sentence put in bold at the top of the report")
     ap.add_argument("--not-a-result", action="store_true",

@@ -1,4 +1,4 @@
-# peer-plot.gp - docs/peer.png from build/peer/peer.dat (scripts/peer.py).
+# peer-plot.gp - docs/results/peer.png from build/peer/peer.dat (scripts/peer.py).
 # Called as: gnuplot -e "dat='DIR'; out='DOCS'" scripts/peer-plot.gp
 set terminal pngcairo size 1000,560 font ",10" noenhanced
 set output out . "/peer.png"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """peer.py - what `make peer` runs: kvm-unit-tests' vmexit.flat under QEMU and
-under minivmm, alternated over N rounds in one run, then docs/peer.md and
-docs/peer.png.
+under minivmm, alternated over N rounds in one run, then docs/results/peer.md and
+docs/results/peer.png.
 
 Per test: the median and spread (min..max) of the guest's cycles per
 iteration for each VMM, and the ratio minivmm/QEMU of the medians. Per VMM:
@@ -138,7 +138,7 @@ def write_report(out, facts, rounds, res, launch, failures):
            "## Goals (issue 10), from this run", ""] + goals
     if failures:
         doc += ["", "## Runs that failed", ""] + ["- " + f for f in failures]
-    with open(os.path.join(TOP, "docs", "peer.md"), "w") as f:
+    with open(os.path.join(TOP, "docs", "results", "peer.md"), "w") as f:
         f.write("\n".join(doc) + "\n")
     print("\n".join(doc[9:9 + len(rows) + 2]))
 
@@ -181,7 +181,7 @@ def main():
     if not launch["qemu"] or not launch["minivmm"]:
         sys.exit("peer: no complete run for one of the VMMs: " + "; ".join(failures))
     write_report(a.out, host_facts(banner, qemu), a.rounds, res, launch, failures)
-    subprocess.run(["gnuplot", "-e", "dat='%s'; out='%s'" % (a.out, os.path.join(TOP, "docs")),
+    subprocess.run(["gnuplot", "-e", "dat='%s'; out='%s'" % (a.out, os.path.join(TOP, "docs", "results")),
                     os.path.join(TOP, "scripts", "peer-plot.gp")], check=True)
     return 1 if failures else 0
 

@@ -462,7 +462,7 @@ int sandbox_build_vcpu(const struct sandbox_fds *fds, struct sandbox_vcpu_prog *
 
 /*
  * In the vCPU thread: no libseccomp and no malloc here, so the thread gets
- * no malloc arena and no deep stack (docs/scale.md). The kernel copies the
+ * no malloc arena and no deep stack (docs/results/scale.md). The kernel copies the
  * program, so the template is patched and loaded under a lock.
  */
 int sandbox_load_vcpu(struct sandbox_vcpu_prog *p, int vcpu_fd, char *err, size_t errlen)

@@ -38,7 +38,7 @@ struct sandbox_fds {
  * The vCPU filter as BPF with the vCPU fd left open: libseccomp builds it
  * once in the main thread, each vCPU thread writes its own fd into the
  * slots and loads it. Building it in every thread cost each vCPU a deeper
- * stack and its share of a malloc arena (docs/scale.md). The placeholders
+ * stack and its share of a malloc arena (docs/results/scale.md). The placeholders
  * are fds no process here has; sandbox_build_vcpu() builds with both and
  * checks that only those JEQ constants differ.
  */

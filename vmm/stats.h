@@ -68,7 +68,7 @@ static inline uint16_t stats_hcall_slot_code(unsigned int slot)
  * The histograms a vCPU uses most (hypercalls, kicks: the last kinds) end
  * right before the counters, which struct vcpu's own fields follow: pages
  * a vCPU never touches cost no memory, so the touched parts sit together
- * (docs/scale.md).
+ * (docs/results/scale.md).
  */
 struct vcpu_stats {
 	struct hcall_stats hcall[STATS_HCALL_SLOTS][HV_ENC_COUNT];

@@ -29,7 +29,7 @@
  * from any stack pointer by masking: no GS base, no MSR, same at CPL0 and
  * CPL3. The fields sit right above the kernel stack's top: a booted vCPU
  * that has not gone deep touches one page of its block, fields and stack
- * top together (docs/scale.md). The rarely used IST stacks are at the
+ * top together (docs/results/scale.md). The rarely used IST stacks are at the
  * bottom, so an overflowing kernel stack runs into the user stack and
  * them before it reaches anything else.
  */

@@ -21,7 +21,7 @@ mkdir "$t/src"
 (cd "$top" && tar --exclude=./.git -cf - .) | (cd "$t/src" && tar -xf -)
 prefix=$t/usr
 files=(bin/minivmm lib/minivmm/guest.elf share/doc/minivmm/README.md
-	share/doc/minivmm/abi.md)
+	share/doc/minivmm/abi.md share/doc/minivmm/results/results.md)
 [ -f "$top/minivmm.1" ] && files+=(share/man/man1/minivmm.1)
 [ -f "$top/scripts/minivmm-compare" ] && files+=(bin/minivmm-compare share/man/man1/minivmm-compare.1
 	lib/minivmm/minivmm_json.py)
