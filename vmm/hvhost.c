@@ -273,7 +273,7 @@ static const struct bus_desc hcall_desc = {
 
 int hvhost_create(struct vm *vm, char *err, size_t errlen)
 {
-	bool is_linux = vm->kind == IMAGE_LINUX;
+	bool is_linux = vm->image.kind == IMAGE_LINUX;
 	struct hv_config cfg = {
 		.nr_vcpus = vm->cfg.nr_vcpus,
 		.xmm_input = vm->cfg.hv_xmm,

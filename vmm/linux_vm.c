@@ -47,8 +47,6 @@ int linux_boot_setup(struct vm *vm, struct load_info *info, char *err, size_t er
 	bc.cmdline = cmdline;
 	if (linux_write_start_info(&vm->mem, &bc, &info->entry.rbx, err, errlen))
 		goto out;
-	vm->entry = info->entry;
-	vm->image = *info;
 	ret = 0;
 out:
 	free(initrd);

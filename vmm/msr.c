@@ -48,7 +48,7 @@ int msr_setup(struct vm *vm, char *err, size_t errlen)
 		.args[0] = KVM_MSR_EXIT_REASON_FILTER,
 	};
 
-	if (!vm->kvm.user_msr && vm->cfg.hyperv) {
+	if (!vm->kvm.user_msr && options_pv_has_hyperv(vm->cfg.pv)) {
 		snprintf(err, errlen, "KVM lacks KVM_CAP_X86_USER_SPACE_MSR or KVM_CAP_X86_MSR_FILTER (Linux 5.10+), needed to emulate the Hyper-V MSRs; run with --no-hyperv");
 		return -1;
 	}

@@ -56,7 +56,6 @@ struct vm_config {
 	unsigned int iters;		/* 0: each suite's default */
 	bool stats;
 	enum pv_personality pv;		/* --pv (--hyperv, --no-hyperv); PV_DEFAULT until vm.c decides */
-	bool hyperv;			/* minivmm's Hyper-V layer serves the guest (set with pv) */
 	const char *initrd_path;	/* --initrd: Linux kernels only */
 	bool hv_xmm;			/* advertise XMM-fast input */
 	enum xmm_path xmm_path;
@@ -82,6 +81,11 @@ int options_pin_cpu(const struct vm_config *cfg, unsigned int index);
 /* RAM for a payload when --mem was not given: grows past 64 vCPUs. */
 uint64_t options_default_mem(unsigned int nr_vcpus);
 void options_usage(FILE *f);
+/* minivmm's Hyper-V layer serves a guest shown this personality. */
+static inline bool options_pv_has_hyperv(enum pv_personality pv)
+{
+	return pv == PV_HYPERV || pv == PV_HYPERV_KVM;
+}
 /* "hyperv", "kvm", ... for the banner and errors. */
 const char *options_pv_name(enum pv_personality pv);
 

@@ -51,9 +51,9 @@ static void banner_guest(const struct vm *vm, FILE *f)
 {
 	const struct load_info *im = &vm->image;
 
-	fprintf(f, "minivmm: guest %s, pv %s: %s\n", guest_kind_name(vm->kind),
+	fprintf(f, "minivmm: guest %s, pv %s: %s\n", guest_kind_name(vm->image.kind),
 		options_pv_name(vm->cfg.pv), pv_layout(vm->cfg.pv));
-	if (vm->kind != IMAGE_LINUX)
+	if (vm->image.kind != IMAGE_LINUX)
 		return;
 	fprintf(f, "minivmm: linux: %s, PVH entry 0x%llx, kernel to %llu KiB",
 		im->what, (unsigned long long)im->entry.rip,
@@ -397,7 +397,7 @@ static json_t *env_json(const struct vm *vm)
 			 "host_cpus", (int)vm->kvm.host_cpus,
 			 "overcommitted", vm->cfg.nr_vcpus > vm->kvm.host_cpus,
 			 "mem_bytes", (json_int_t)vm->mem.size, "hyperv", vm->hv != NULL,
-			 "pv", options_pv_name(vm->cfg.pv), "guest", guest_kind_name(vm->kind),
+			 "pv", options_pv_name(vm->cfg.pv), "guest", guest_kind_name(vm->image.kind),
 			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl",
 			 "xmm_path_choice", xmm_calib_json(vm));
 }

@@ -66,8 +66,8 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 		return -1;
 	}
 	/* The others wait in their reset state for the kernel's INIT/SIPI. */
-	if ((index == 0 || vm->entry.all_vcpus) &&
-	    x86_init_vcpu(v->fd, &vm->entry, index, err, errlen))
+	if ((index == 0 || vm->image.entry.all_vcpus) &&
+	    x86_init_vcpu(v->fd, &vm->image.entry, index, err, errlen))
 		return -1;
 	/* Registers travel with every exit: no ioctl to read RCX/RDX/R8/RIP. */
 	v->run->kvm_valid_regs = vm->sync_regs;

@@ -105,7 +105,7 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 		return fail(err, errlen, "KVM_SET_TSS_ADDR");
 	if (ioctl(vm->fd, KVM_CREATE_IRQCHIP, 0))
 		return fail(err, errlen, "KVM_CREATE_IRQCHIP");
-	if (vm->kind == IMAGE_LINUX && create_pit(vm, err, errlen))
+	if (vm->image.kind == IMAGE_LINUX && create_pit(vm, err, errlen))
 		return -1;
 	if (enable_x2apic_api(vm, err, errlen))
 		return -1;
@@ -154,9 +154,9 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 
 static int register_devices(struct vm *vm, char *err, size_t errlen)
 {
-	if (devices_create(vm, vm->kind, err, errlen))
+	if (devices_create(vm, vm->image.kind, err, errlen))
 		return -1;
-	if (vm->cfg.hyperv && hvhost_create(vm, err, errlen))
+	if (options_pv_has_hyperv(vm->cfg.pv) && hvhost_create(vm, err, errlen))
 		return -1;
 	/* Always filter the Hyper-V MSRs where KVM can, so --no-hyperv really #GPs. */
 	return msr_setup(vm, err, errlen);
@@ -197,7 +197,6 @@ static void choose_pv(struct vm_config *cfg, const struct image_format *fmt)
 {
 	if (cfg->pv == PV_DEFAULT)
 		cfg->pv = fmt->default_pv;
-	cfg->hyperv = cfg->pv == PV_HYPERV || cfg->pv == PV_HYPERV_KVM;
 	if (fmt->kind == IMAGE_LINUX)
 		cfg->hv_xmm = false;
 }
@@ -205,10 +204,10 @@ static void choose_pv(struct vm_config *cfg, const struct image_format *fmt)
 /* What the arguments after "--" may be for this kind; 0, or -1 with `err`. */
 static int check_args(const struct vm *vm, char *err, size_t errlen)
 {
-	if (vm->cfg.initrd_path && vm->kind != IMAGE_LINUX)
+	if (vm->cfg.initrd_path && vm->image.kind != IMAGE_LINUX)
 		return errmsg(err, errlen, "--initrd %s: %s is not a Linux kernel (only Linux takes an initrd)",
 			      vm->cfg.initrd_path, vm->cfg.elf_path);
-	if (vm->kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX)
+	if (vm->image.kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX)
 		return errmsg(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",
 			      MVM_CMDLINE_MAX - 1);
 	return 0;
@@ -219,7 +218,7 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
  * 256 MiB unless --mem says otherwise (QEMU's default; kvm-unit-tests'
  * vmexit needs about 17 MiB), and so does a Linux kernel.
  */
-static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t errlen)
+static int load_kernel(struct vm *vm, char *err, size_t errlen)
 {
 	const char *path = vm->cfg.elf_path;
 	char why[256];
@@ -233,18 +232,17 @@ static int load_kernel(struct vm *vm, struct load_info *info, char *err, size_t 
 	if (!buf)
 		return -1;
 	fmt = loader_format(buf, len);
-	vm->kind = fmt->kind;
+	vm->image.kind = fmt->kind;	/* check_args() asks; the loader says it again */
 	if (fmt->default_mem && !vm->cfg.mem_given)
 		mem_size = fmt->default_mem;
 	choose_pv(&vm->cfg, fmt);
 	if (check_args(vm, err, errlen) || mem_init(&vm->mem, mem_size, err, errlen))
 		goto out;
-	if (loader_load_image(buf, len, &vm->mem, info, why, sizeof(why))) {
+	if (loader_load_image(buf, len, &vm->mem, &vm->image, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", path, why);
 		goto out;
 	}
-	vm->entry = info->entry;
-	ret = vm->kind == IMAGE_LINUX ? linux_boot_setup(vm, info, err, errlen) : 0;
+	ret = vm->image.kind == IMAGE_LINUX ? linux_boot_setup(vm, &vm->image, err, errlen) : 0;
 out:
 	free(buf);
 	return ret;
@@ -268,8 +266,6 @@ static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen)
 {
-	struct load_info info;
-
 	memset(vm, 0, sizeof(*vm));
 	vm->cfg = *cfg;
 	vm->fd = -1;
@@ -281,26 +277,26 @@ int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errl
 	bus_init(&vm->bus);
 	results_init(&vm->results);
 	/* The payload first: a bad file is reported even on a host without KVM. */
-	if (load_kernel(vm, &info, err, errlen))
+	if (load_kernel(vm, err, errlen))
 		return -1;
 	if (kvm_open(&vm->kvm, cfg->kvm_path, err, errlen))
 		return -1;
 	if (setup_kvm_vm(vm, err, errlen))
 		return -1;
-	if (vm->entry.mode == IMAGE_ENTRY_LONG64 && x86_setup_memory(&vm->mem)) {
+	if (vm->image.entry.mode == IMAGE_ENTRY_LONG64 && x86_setup_memory(&vm->mem)) {
 		snprintf(err, errlen, "guest RAM too small for the boot tables");
 		return -1;
 	}
 	if (register_devices(vm, err, errlen) || create_vcpus(vm, err, errlen) ||
 	    xmm_calibrate(vm, err, errlen))
 		return -1;
-	if (vm->kind == IMAGE_MULTIBOOT)
+	if (vm->image.kind == IMAGE_MULTIBOOT)
 		return setup_multiboot(vm, err, errlen);
-	if (vm->kind == IMAGE_LINUX)
+	if (vm->image.kind == IMAGE_LINUX)
 		return acpi_build_linux(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
-	fill_bootinfo(vm, info.image_end);
+	fill_bootinfo(vm, vm->image.image_end);
 	/* guest.elf puts its per-vCPU stacks and data there (docs/abi.md). */
-	mem_small_pages_from(&vm->mem, info.image_end);
+	mem_small_pages_from(&vm->mem, vm->image.image_end);
 	return 0;
 }
 

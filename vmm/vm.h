@@ -33,9 +33,8 @@ struct vm {
 	bool x2apic_msi;		/* KVM_CAP_X2APIC_API on: 32-bit MSI destinations */
 	bool stuck;			/* a vCPU thread never came back from KVM */
 	struct guest_mem mem;
-	struct image_entry entry;	/* how the vCPUs start (the loader's format says) */
-	enum image_kind kind;		/* ELF64 payload, Multiboot or Linux kernel */
-	struct load_info image;		/* what the loader made of the kernel (the banner says) */
+	/* What the loader made of the kernel: its kind, how the vCPUs start, the banner's facts. */
+	struct load_info image;
 	uint64_t tsc_khz;
 	struct kvm_cpuid2 *cpuid;	/* template; per-vCPU APIC IDs patched in */
 	struct bus bus;			/* the devices, which own their state (vmm/dev/devices.h) */

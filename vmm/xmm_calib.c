@@ -169,7 +169,7 @@ static int restore(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
 		memset(scratch, 0, CALIB_STACK_TOP - CALIB_CODE_GPA);
 	if (ioctl(v->fd, KVM_SET_FPU, &fpu))
 		return errmsg(err, errlen, "xmm calibration: KVM_SET_FPU: %s", strerror(errno));
-	return x86_init_vcpu(v->fd, &vm->entry, 0, err, errlen);
+	return x86_init_vcpu(v->fd, &vm->image.entry, 0, err, errlen);
 }
 
 static int measure(struct vm *vm, struct xmm_calib *c, char *err, size_t errlen)
@@ -199,7 +199,7 @@ int xmm_calibrate(struct vm *vm, char *err, size_t errlen)
 	c->done = true;
 	if (!vm->cfg.hv_xmm)
 		c->untimed = "no XMM input offered, plain page";
-	else if (vm->kind != IMAGE_ELF64)
+	else if (vm->image.kind != IMAGE_ELF64)
 		/* Its vCPU 0 boots in 32-bit mode and there are no 64-bit tables to time in. */
 		c->untimed = "Multiboot kernel, not timed: plain page and KVM_GET_FPU";
 	if (c->untimed) {
