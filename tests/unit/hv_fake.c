@@ -68,12 +68,22 @@ static int fake_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
 	return f->ipi_ret;
 }
 
+static void fake_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
+{
+	struct fake_host *f = opaque;
+
+	f->crashes++;
+	f->crash_vcpu = vcpu;
+	memcpy(f->crash_p, p, sizeof(f->crash_p));
+}
+
 const struct hv_host_ops fake_ops = {
 	.read_gpa = fake_read_gpa,
 	.write_gpa = fake_write_gpa,
 	.read_xmm = fake_read_xmm,
 	.flush_vcpus = fake_flush_vcpus,
 	.send_ipi = fake_send_ipi,
+	.guest_crash = fake_guest_crash,
 };
 
 struct fake_host *fake_new(void)

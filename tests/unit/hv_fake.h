@@ -2,7 +2,7 @@
 /*
  * The fake host the hv/ unit tests drive the Hyper-V layer through: a byte
  * array as guest RAM, fixed XMM values per vCPU, and a record of every
- * flush and IPI the layer asked for; the partition configurations; and the
+ * flush, IPI and crash report the layer asked for; the partition configurations; and the
  * table-row form of one hypercall with its expected outcome, which
  * test_hv_flush.c, test_hv_ipi.c and test_hv_hypercall.c each keep a table of.
  */
@@ -60,6 +60,8 @@ struct fake_host {
 	unsigned int ipis;
 	struct hv_vpmask ipi_set;
 	uint32_t ipi_vector;
+	unsigned int crashes, crash_vcpu;	/* the crash MSRs' report (guest_crash) */
+	uint64_t crash_p[HV_CRASH_PARAMS];
 };
 
 extern const struct hv_host_ops fake_ops;

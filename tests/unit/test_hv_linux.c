@@ -12,93 +12,21 @@
 #include <string.h>
 
 #include "hv/hv.h"
+#include "tests/unit/hv_fake.h"
 #include "tests/unit/suites.h"
 
-#define RAM_SIZE	(64u * 1024)
-#define NR_VCPUS	4
-#define PAGE_GPA	0x3000ull
-#define OS_ID		0x8100000000000000ull
+#define LX_VCPUS	NR_SMALL	/* a small partition: the switches do not care */
 #define TSC_HZ		2100000000ull	/* what KVM_GET_TSC_KHZ would give, in Hz */
 #define APIC_HZ		1000000000ull	/* KVM's LAPIC timer: 1 ns a bus cycle */
 
 /* 0x40000003 with every switch off: hypercall MSRs and VP_INDEX, no XMM. */
 #define PRIV_BASE	(HV_MSR_HYPERCALL_AVAILABLE | HV_MSR_VP_INDEX_AVAILABLE)
 
-struct crash_host {
-	uint8_t ram[RAM_SIZE];
-	unsigned int writes;
-	unsigned int crashes, crash_vcpu;
-	uint64_t crash_p[HV_CRASH_PARAMS];
-};
-
-static int ch_read_gpa(void *opaque, uint64_t gpa, void *dst, size_t len)
-{
-	struct crash_host *h = opaque;
-
-	if (len > RAM_SIZE || gpa > RAM_SIZE - len)
-		return -1;
-	memcpy(dst, h->ram + gpa, len);
-	return 0;
-}
-
-static int ch_write_gpa(void *opaque, uint64_t gpa, const void *src, size_t len)
-{
-	struct crash_host *h = opaque;
-
-	h->writes++;
-	if (len > RAM_SIZE || gpa > RAM_SIZE - len)
-		return -1;
-	memcpy(h->ram + gpa, src, len);
-	return 0;
-}
-
-static int ch_flush(void *opaque, unsigned int caller, const struct hv_vpmask *set)
-{
-	(void)opaque;
-	(void)caller;
-	(void)set;
-	return 0;
-}
-
-static int ch_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vector)
-{
-	(void)opaque;
-	(void)set;
-	(void)vector;
-	return 0;
-}
-
-static int ch_read_xmm(void *opaque, unsigned int vcpu, uint8_t xmm[HV_HCALL_XMM_COUNT][16])
-{
-	(void)opaque;
-	(void)vcpu;
-	memset(xmm, 0, HV_HCALL_XMM_COUNT * 16);
-	return 0;
-}
-
-static void ch_crash(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
-{
-	struct crash_host *h = opaque;
-
-	h->crashes++;
-	h->crash_vcpu = vcpu;
-	memcpy(h->crash_p, p, sizeof(h->crash_p));
-}
-
-static const struct hv_host_ops ch_ops = {
-	.read_gpa = ch_read_gpa,
-	.write_gpa = ch_write_gpa,
-	.read_xmm = ch_read_xmm,
-	.flush_vcpus = ch_flush,
-	.send_ipi = ch_ipi,
-	.guest_crash = ch_crash,
-};
-
 /* Today's configuration for minivmm's payload, without XMM input. */
 static struct hv_config cfg_base(void)
 {
 	return (struct hv_config){
-		.nr_vcpus = NR_VCPUS,
+		.nr_vcpus = LX_VCPUS,
 		.flush_hint = true,
 		.ipi_hint = true,
 	};
@@ -119,13 +47,12 @@ static struct hv_config cfg_linux(void)
 	return cfg;
 }
 
-static struct hv *new_hv(const struct hv_config *cfg, struct crash_host **hp)
+static struct hv *new_hv(const struct hv_config *cfg, struct fake_host **hp)
 {
-	struct crash_host *h = calloc(1, sizeof(*h));
+	struct fake_host *h = fake_new();
 	struct hv *hv;
 
-	ck_assert_ptr_nonnull(h);
-	hv = hv_create(cfg, &ch_ops, h);
+	hv = hv_create(cfg, &fake_ops, h);
 	ck_assert_ptr_nonnull(hv);
 	*hp = h;
 	return hv;
@@ -174,7 +101,7 @@ static const uint32_t linux_msrs[] = {
 START_TEST(test_off_cpuid_and_msrs_as_before)
 {
 	struct hv_config cfg = cfg_base();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv = new_hv(&cfg, &h);
 	struct hv_cpuid_leaf f;
 
@@ -183,20 +110,20 @@ START_TEST(test_off_cpuid_and_msrs_as_before)
 	ck_assert_uint_eq(f.ebx, 0);
 	ck_assert_uint_eq(f.ecx, 0);
 	ck_assert_uint_eq(f.edx, 0);
-	for (unsigned int vcpu = 0; vcpu < NR_VCPUS; vcpu++)
+	for (unsigned int vcpu = 0; vcpu < LX_VCPUS; vcpu++)
 		for (size_t i = 0; i < sizeof(linux_msrs) / sizeof(linux_msrs[0]); i++)
 			assert_msr_gp(hv, vcpu, linux_msrs[i]);
 	ck_assert_uint_eq(h->crashes, 0);
 	ck_assert_uint_eq(h->writes, 0);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
 /* The crash op is optional while crash_msrs is off. */
 START_TEST(test_off_needs_no_crash_op)
 {
-	struct hv_host_ops ops = ch_ops;
+	struct hv_host_ops ops = fake_ops;
 	struct hv_config cfg = cfg_base();
 	struct hv *hv;
 
@@ -224,7 +151,7 @@ START_TEST(test_cpuid_bits_per_switch)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct hv_config cfg = cfg_base();
 		struct hv_cpuid_leaf f;
-		struct crash_host *h;
+		struct fake_host *h;
 		struct hv *hv;
 
 		cfg.freq_msrs = i == 0;
@@ -240,7 +167,7 @@ START_TEST(test_cpuid_bits_per_switch)
 		ck_assert_msg(f.edx == want[i].edx, "%s: EDX 0x%x", want[i].name, f.edx);
 		ck_assert_uint_eq(f.ebx, 0);
 		hv_destroy(hv);
-		free(h);
+		fake_free(h);
 	}
 }
 END_TEST
@@ -248,7 +175,7 @@ END_TEST
 START_TEST(test_cpuid_all_on)
 {
 	struct hv_config cfg = cfg_linux();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv;
 	struct hv_cpuid_leaf f;
 
@@ -261,18 +188,18 @@ START_TEST(test_cpuid_all_on)
 	ck_assert_uint_eq(f.ebx, 0);
 	ck_assert_uint_eq(f.ecx, 0);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
 START_TEST(test_create_refuses_bad_linux_config)
 {
-	struct hv_host_ops no_crash = ch_ops;
+	struct hv_host_ops no_crash = fake_ops;
 	struct hv_config cfg = cfg_linux();
 	struct hv *hv;
 
 	cfg.apic_hz = 0;
-	ck_assert_ptr_null(hv_create(&cfg, &ch_ops, NULL));
+	ck_assert_ptr_null(hv_create(&cfg, &fake_ops, NULL));
 	no_crash.guest_crash = NULL;
 	cfg = cfg_linux();
 	ck_assert_ptr_null(hv_create(&cfg, &no_crash, NULL));
@@ -291,14 +218,14 @@ END_TEST
 START_TEST(test_freq_msrs_values)
 {
 	struct hv_config cfg = cfg_base();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv;
 
 	cfg.freq_msrs = true;
 	cfg.tsc_hz = TSC_HZ;
 	cfg.apic_hz = APIC_HZ;
 	hv = new_hv(&cfg, &h);
-	for (unsigned int vcpu = 0; vcpu < NR_VCPUS; vcpu++) {
+	for (unsigned int vcpu = 0; vcpu < LX_VCPUS; vcpu++) {
 		ck_assert_uint_eq(msr_read_ok(hv, vcpu, HV_X64_MSR_TSC_FREQUENCY), TSC_HZ);
 		ck_assert_uint_eq(msr_read_ok(hv, vcpu, HV_X64_MSR_APIC_FREQUENCY), APIC_HZ);
 		/* Read-only: a write faults and changes nothing. */
@@ -311,7 +238,7 @@ START_TEST(test_freq_msrs_values)
 	assert_msr_gp(hv, 0, HV_X64_MSR_VP_ASSIST_PAGE);
 	assert_msr_gp(hv, 0, HV_X64_MSR_CRASH_CTL);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
@@ -319,7 +246,7 @@ END_TEST
 START_TEST(test_tsc_hz_set_later)
 {
 	struct hv_config cfg = cfg_base();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv;
 
 	cfg.freq_msrs = true;
@@ -331,14 +258,14 @@ START_TEST(test_tsc_hz_set_later)
 	hv_set_tsc_hz(hv, TSC_HZ);
 	ck_assert_uint_eq(msr_read_ok(hv, 1, HV_X64_MSR_TSC_FREQUENCY), TSC_HZ);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
 START_TEST(test_tsc_invariant_control)
 {
 	struct hv_config cfg = cfg_base();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv;
 
 	cfg.tsc_invariant = true;
@@ -352,7 +279,7 @@ START_TEST(test_tsc_invariant_control)
 	/* Writing 0 while clear is harmless; bit 0 is kept, partition-wide. */
 	msr_write_ok(hv, 1, HV_X64_MSR_TSC_INVARIANT_CONTROL, 0);
 	msr_write_ok(hv, 0, HV_X64_MSR_TSC_INVARIANT_CONTROL, HV_EXPOSE_INVARIANT_TSC);
-	for (unsigned int vcpu = 0; vcpu < NR_VCPUS; vcpu++)
+	for (unsigned int vcpu = 0; vcpu < LX_VCPUS; vcpu++)
 		ck_assert_uint_eq(msr_read_ok(hv, vcpu, HV_X64_MSR_TSC_INVARIANT_CONTROL), 1);
 	/* Once set it cannot be cleared; setting it again is fine. */
 	ck_assert(hv_msr_write(hv, 2, HV_X64_MSR_TSC_INVARIANT_CONTROL, 0) == HV_MSR_GP);
@@ -360,25 +287,25 @@ START_TEST(test_tsc_invariant_control)
 	ck_assert_uint_eq(msr_read_ok(hv, 2, HV_X64_MSR_TSC_INVARIANT_CONTROL), 1);
 	assert_msr_gp(hv, 0, HV_X64_MSR_TSC_FREQUENCY);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
 START_TEST(test_vp_assist_per_vcpu)
 {
 	struct hv_config cfg = cfg_base();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv;
 
 	cfg.vp_assist = true;
 	hv = new_hv(&cfg, &h);
-	for (unsigned int vcpu = 0; vcpu < NR_VCPUS; vcpu++)
+	for (unsigned int vcpu = 0; vcpu < LX_VCPUS; vcpu++)
 		ck_assert_uint_eq(msr_read_ok(hv, vcpu, HV_X64_MSR_VP_ASSIST_PAGE), 0);
 	/* Linux: enable | pfn << 12; RsvdP bits 11:1 come back as written too. */
-	for (unsigned int vcpu = 0; vcpu < NR_VCPUS; vcpu++)
+	for (unsigned int vcpu = 0; vcpu < LX_VCPUS; vcpu++)
 		msr_write_ok(hv, vcpu, HV_X64_MSR_VP_ASSIST_PAGE,
 			     ((0x100ull + vcpu) << 12) | (vcpu << 1) | 1);
-	for (unsigned int vcpu = 0; vcpu < NR_VCPUS; vcpu++)
+	for (unsigned int vcpu = 0; vcpu < LX_VCPUS; vcpu++)
 		ck_assert_uint_eq(msr_read_ok(hv, vcpu, HV_X64_MSR_VP_ASSIST_PAGE),
 				  ((0x100ull + vcpu) << 12) | (vcpu << 1) | 1);
 	/* Disabling (hv_cpu_die writes 0) is kept as well. */
@@ -389,10 +316,10 @@ START_TEST(test_vp_assist_per_vcpu)
 	msr_write_ok(hv, 1, HV_X64_MSR_VP_ASSIST_PAGE, ~0ull);
 	ck_assert_uint_eq(h->writes, 0);
 	/* A VP that does not exist has no such register. */
-	assert_msr_gp(hv, NR_VCPUS, HV_X64_MSR_VP_ASSIST_PAGE);
+	assert_msr_gp(hv, LX_VCPUS, HV_X64_MSR_VP_ASSIST_PAGE);
 	assert_msr_gp(hv, 0, HV_X64_MSR_CRASH_P0);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
@@ -402,7 +329,7 @@ START_TEST(test_crash_msrs_report_once)
 		0, OS_ID, 0xffffffff81000123ull, 0xdead, 0xffffc90000013f58ull,
 	};
 	struct hv_config cfg = cfg_base();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv;
 
 	cfg.crash_msrs = true;
@@ -433,7 +360,7 @@ START_TEST(test_crash_msrs_report_once)
 	ck_assert_uint_eq(msr_read_ok(hv, 0, HV_X64_MSR_CRASH_CTL), HV_CRASH_CTL_CRASH_NOTIFY);
 	assert_msr_gp(hv, 0, HV_X64_MSR_TSC_FREQUENCY);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
@@ -451,7 +378,7 @@ START_TEST(test_claimed_range_sweep_all_on)
 		HV_X64_MSR_TSC_INVARIANT_CONTROL,
 	};
 	struct hv_config cfg = cfg_linux();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv = new_hv(&cfg, &h);
 	unsigned int readable = 0;
 
@@ -473,7 +400,7 @@ START_TEST(test_claimed_range_sweep_all_on)
 	ck_assert_uint_eq(readable, sizeof(offered) / sizeof(offered[0]));
 	ck_assert_uint_eq(h->crashes, 0);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
@@ -485,7 +412,7 @@ END_TEST
 START_TEST(test_linux_boot_sequence)
 {
 	struct hv_config cfg = cfg_linux();
-	struct crash_host *h;
+	struct fake_host *h;
 	struct hv *hv = new_hv(&cfg, &h);
 	uint64_t hc;
 
@@ -504,7 +431,7 @@ START_TEST(test_linux_boot_sequence)
 	/* The IBT check: the page starts with ENDBR64. */
 	ck_assert_mem_eq(h->ram + PAGE_GPA, "\xf3\x0f\x1e\xfa", 4);
 	/* Each AP: hv_cpu_init */
-	for (unsigned int cpu = 1; cpu < NR_VCPUS; cpu++) {
+	for (unsigned int cpu = 1; cpu < LX_VCPUS; cpu++) {
 		ck_assert_uint_eq(msr_read_ok(hv, cpu, HV_X64_MSR_VP_INDEX), cpu);
 		msr_write_ok(hv, cpu, HV_X64_MSR_VP_ASSIST_PAGE, ((0x2000ull + cpu) << 12) | 1);
 	}
@@ -523,7 +450,7 @@ START_TEST(test_linux_boot_sequence)
 	ck_assert_uint_eq(h->crash_p[3], 0x2a);
 	ck_assert_uint_eq(h->crash_p[4], 0xffffc90000017e80ull);
 	hv_destroy(hv);
-	free(h);
+	fake_free(h);
 }
 END_TEST
 
