@@ -25,8 +25,9 @@ skip() { echo "SKIP: $1 ($2)"; }
 bad() {
 	fail=$((fail + 1))
 	echo "FAIL: $1 ($2)"
-	echo "---- stdout"; tail -n 30 "$T/out"
+	# minivmm's own account first: a report shown cut keeps its head.
 	echo "---- stderr"; tail -n 30 "$T/err"
+	echo "---- stdout"; tail -n 30 "$T/out"
 	echo "----"
 }
 

@@ -5,7 +5,7 @@
 # needs_nested from cases.d/AREA.needs; 1 (its output shown) when it failed.
 area_needs() {
 	local n=$top/tests/integration/cases.d/$1.needs out line
-	needs_files=() needs_envs=() needs_timeout='' needs_nested=' ' needs_cpu=''
+	needs_files=() needs_envs=() needs_timeout='' needs_nested=' ' needs_cpu='' needs_kvm_params=''
 	[ -x "$n" ] || return 0
 	if ! out=$("$n" 2>&1); then
 		while IFS= read -r line; do echo "${needs_prefix:-integration}: $1.needs: $line"; done <<<"$out"
@@ -18,6 +18,7 @@ area_needs() {
 		"timeout "*) needs_timeout=${line#timeout } ;;
 		"nested "*) needs_nested+="${line#nested } " ;;
 		"nested-cpu "*) needs_cpu=${line#nested-cpu } ;;
+		"nested-kvm-params "*) needs_kvm_params=${line#nested-kvm-params } ;;
 		esac
 	done <<<"$out"
 }

@@ -19,6 +19,8 @@
 #                    far too slow for booting Linux)
 #   nested-cpu MODEL the QEMU -cpu model of this area's nested VM
 #                    (MINIVMM_NESTED_CPU; default max)
+#   nested-kvm-params P  the nested VM's kvm_amd parameters, e.g. npt=0
+#                    (MINIVMM_NESTED_KVM_PARAMS; default none)
 # A .needs that fails fails its area (nothing else runs for it).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -100,6 +102,7 @@ nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure 
 	files+=(${needs_files[@]+"${needs_files[@]}"})
 	for e in ${needs_envs[@]+"${needs_envs[@]}"}; do envs+=(--env "$e"); done
 	MINIVMM_NESTED_CPU=${needs_cpu:-${MINIVMM_NESTED_CPU:-max}} \
+	MINIVMM_NESTED_KVM_PARAMS=${needs_kvm_params:-${MINIVMM_NESTED_KVM_PARAMS:-}} \
 	"$top/tests/nested/run-nested.sh" --timeout "${needs_timeout:-$limit}" "${files[@]}" \
 		${envs[@]+"${envs[@]}"} \
 		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1
