@@ -64,8 +64,8 @@ class Run:
     def ns(self, cycles):
         return minivmm_json.ns(self.doc, cycles)
 
-    def find(self, case, variant, cpl=None, targets=None):
-        return minivmm_json.find(self.doc, case, variant, cpl, targets)
+    def find(self, case, variant, cpl=None, targets=None, state=minivmm_json.ANY):
+        return minivmm_json.find(self.doc, case, variant, cpl, targets, state=state)
 
     def median_ns(self, rec):
         return self.ns(rec["median"]) if rec else None
@@ -160,46 +160,46 @@ def spread_verdict(rec, limit):
     return "undecided (target inside the IQR)"
 
 
-# Headline ratios: (label, run, case, variant, CPL, target or None). Each is
+# Headline ratios: (label, run, case, targets' state or None, variant, CPL, target or None). Each is
 # one guest record's own ratio to its baseline, from interleaved rounds.
 HEADLINES = (
     ("minivmm null-port exit / bare re-entry (MVM_PORT_NULL_BARE), CPL3",
-     "vmexit-1", "pio-in null", "user", 3, 1.03),
+     "vmexit-1", "pio-in null", None, "user", 3, 1.03),
     ("minivmm null-port exit / bare re-entry, CPL0 (kvm_pvm: with emulation)",
-     "vmexit-1", "pio-in null", "user", 0, 1.03),
+     "vmexit-1", "pio-in null", None, "user", 0, 1.03),
     ("bare user-space exit / in-KVM exit (port 0x21), CPL3",
-     "vmexit-1", "pio-in null", "bare", 3, None),
+     "vmexit-1", "pio-in null", None, "bare", 3, None),
     ("fast hypercall / null-port exit (CPL0)",
-     "vmexit-1", "hcall SendIpi(empty)", "fast", 0, 1.10),
+     "vmexit-1", "hcall SendIpi(empty)", None, "fast", 0, 1.10),
     ("SendIpi regular / fast (guest round trip)",
-     "vmexit-1", "hcall SendIpi(empty)", "regular", 0, None),
+     "vmexit-1", "hcall SendIpi(empty)", None, "regular", 0, None),
     ("SendIpiEx xmm-fast / SendIpi fast (guest round trip)",
-     "vmexit-1", "hcall SendIpiEx(empty)", "xmm-fast", 0, None),
+     "vmexit-1", "hcall SendIpiEx(empty)", None, "xmm-fast", 0, None),
     ("IPI to a halted vCPU: SendSyntheticClusterIpi fast / x2APIC ICR",
-     "ipi-2", "normal@halted", "fast", 0, None),
+     "ipi-2", "normal", "halted", "fast", 0, None),
     ("flush 1 halted vCPU: FlushVirtualAddressList regular / IPI + INVLPG",
-     "flush-2", "list@halted", "regular", 0, None),
+     "flush-2", "list", "halted", "regular", 0, None),
 )
 
 
 def headline_values(runs):
     """{label: record or None} for the headline ratios of one matrix."""
     out = {}
-    for label, name, case, variant, cpl, _ in HEADLINES:
+    for label, name, case, state, variant, cpl, _ in HEADLINES:
         run = runs.get(name)
-        out[label] = run.find(case, variant, cpl) if run else None
+        out[label] = run.find(case, variant, cpl, state=state) if run else None
     return out
 
 
 def section_ratios(runs):
     rows = []
     values = headline_values(runs)
-    for label, name, case, variant, cpl, target in HEADLINES:
+    for label, name, case, state, variant, cpl, target in HEADLINES:
         rec = values[label]
         rows.append([label, ratio_cell(rec), rec["rounds"] if rec else "–",
                      f"≤ {target:.2f}x" if target else "–",
                      spread_verdict(rec, target) if target else "informational",
-                     f"{name}: {case} {variant} CPL{cpl}"])
+                     f"{name}: {case}{' ' + state if state else ''} {variant} CPL{cpl}"])
     out = ["## Headline ratios\n",
            "Each ratio is measured by the guest in one run: the row and its baseline run in "
            "alternating blocks (32 rounds), each round's ratio is (row − loop) / (baseline − "
@@ -309,20 +309,20 @@ def section_vmexit(runs):
 def ipi_pivot(run):
     kinds = []
     for rec in run.records:
-        if rec["case"] not in kinds:
-            kinds.append(rec["case"])
+        if (rec["case"], rec["state"]) not in kinds:
+            kinds.append((rec["case"], rec["state"]))
     rows = []
-    for k in kinds:
-        base = run.find(k, "x2apic")
-        row = [k, base["cpl"] if base else 0, base["targets"] if base else ""]
+    for k, st in kinds:
+        base = run.find(k, "x2apic", state=st)
+        row = [k, st or "–", base["cpl"] if base else 0, base["targets"] if base else ""]
         for p in IPI_PATHS:
-            rec = run.find(k, p)
+            rec = run.find(k, p, state=st)
             cell = fmt(ratio(run.median_ns(rec), 1000), 1)
             if rec and base and p != "x2apic":
                 cell += f" ({ratio_cell(rec)})"
             row.append(cell)
         rows.append(row)
-    return table(["kind@receivers", "sender CPL", "targets"] +
+    return table(["kind", "receivers", "sender CPL", "targets"] +
                  [f"{p} µs" for p in IPI_PATHS], rows)
 
 
@@ -349,7 +349,7 @@ def section_ipi(runs):
 def flush_variants(run):
     seen = []
     for rec in run.records:
-        call = rec["case"].split("@")[0]
+        call = rec["case"]
         if (call, rec["variant"]) not in seen:
             seen.append((call, rec["variant"]))
     return seen
@@ -361,7 +361,7 @@ def flush_pivot(run, state):
     for call, variant in flush_variants(run):
         row = [call, variant]
         for t in targets:
-            rec = run.find(f"{call}@{state}", variant, targets=t)
+            rec = run.find(call, variant, targets=t, state=state)
             base = run.baseline(rec) if rec else None
             cell = fmt(ratio(run.median_ns(rec), 1000), 1)
             if base:
@@ -389,7 +389,7 @@ def section_flush(runs):
                    f"{' (overcommitted)' if e['overcommitted'] else ''}, "
                    f"XMM path {e.get('xmm_path')}\n")
         for state in FLUSH_STATES:
-            if any(r["case"].endswith("@" + state) for r in run.records):
+            if any(r["state"] == state for r in run.records):
                 out.append(f"Targets {state}:\n")
                 out.append(flush_pivot(run, state))
     out.append("![flush cost per call and encoding](bench-flush-encodings.png)\n")
@@ -490,10 +490,10 @@ def answer_ipi(run):
 def answer_flush(run):
     qs = {}
     for rec in run.records:
-        call = rec["case"].split("@")[0]
+        call = rec["case"]
         if rec["variant"] != "xmm-fast":
             continue
-        reg = run.find(rec["case"], "regular", targets=rec["targets"])
+        reg = run.find(rec["case"], "regular", targets=rec["targets"], state=rec["state"])
         q = quotient(rec, reg)
         if q:
             qs.setdefault(call, []).append(q)
@@ -571,26 +571,27 @@ def plot_data(runs, dat):
     if run:
         kinds = []
         for r in run.records:
-            if r["case"] not in kinds:
-                kinds.append(r["case"])
+            if (r["case"], r["state"]) not in kinds:
+                kinds.append((r["case"], r["state"]))
         write_dat(os.path.join(dat, "ipi-paths.dat"), ["kind"] + list(IPI_PATHS),
-                  [[k] + [ratio(run.median_ns(run.find(k, p)), 1000) for p in IPI_PATHS]
-                   for k in kinds])
+                  [[f"{k} {st}" if st else k] +
+                   [ratio(run.median_ns(run.find(k, p, state=st)), 1000) for p in IPI_PATHS]
+                   for k, st in kinds])
     rows = []
     for name in ("ipi-2", "ipi-4", "ipi-8"):
         r = runs.get(name)
         if r and r.records:
-            rec = r.find("broadcast@halted", "x2apic")
+            rec = r.find("broadcast", "x2apic", state="halted")
             rows.append([rec["targets"] if rec else None] +
-                        [ratio(r.median_ns(r.find(k, p)), 1000)
-                         for k in ("broadcast@halted", "broadcast@spin-cpl3") for p in IPI_PATHS])
+                        [ratio(r.median_ns(r.find("broadcast", p, state=st)), 1000)
+                         for st in ("halted", "spin-cpl3") for p in IPI_PATHS])
     write_dat(os.path.join(dat, "ipi-targets.dat"), ["targets"] + [
         f"{k}:{p}" for k in ("halted", "spin") for p in IPI_PATHS], rows)
     run = plot_run(runs, "flush-")
     if run:
         tmax = max(r["targets"] for r in run.records)
         write_dat(os.path.join(dat, "flush-enc.dat"), ["variant"] + list(FLUSH_STATES),
-                  [[f"{c} {v}"] + [ratio(run.median_ns(run.find(f"{c}@{s}", v, targets=tmax)),
+                  [[f"{c} {v}"] + [ratio(run.median_ns(run.find(c, v, targets=tmax, state=s)),
                                          1000) for s in FLUSH_STATES]
                    for c, v in flush_variants(run)])
     big = max((r for n, r in runs.items() if n.startswith("flush-") and r.records),
@@ -601,7 +602,7 @@ def plot_data(runs, dat):
         for s in FLUSH_STATES:
             write_dat(os.path.join(dat, f"flush-targets-{s}.dat"),
                       ["targets"] + [f"{c}:{v}" for c, v in variants],
-                      [[t] + [ratio(big.median_ns(big.find(f"{c}@{s}", v, targets=t)), 1000)
+                      [[t] + [ratio(big.median_ns(big.find(c, v, targets=t, state=s)), 1000)
                               for c, v in variants] for t in targets])
     return (plot_run(runs, "ipi-"), plot_run(runs, "flush-"), big)
 

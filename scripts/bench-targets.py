@@ -26,8 +26,9 @@ import minivmm_json
 from benchfit import loglog_slope
 
 NATIVE = {"ipi": "x2apic", "flush": "native ipi+invlpg"}
-# The tables that sweep the count: ipi's multicast (broadcast is its N-1 point), every flush table.
-SWEPT = {"ipi": ("multicast@halted", "multicast@spin-cpl3"),
+# The tables that sweep the count, as (case, receivers' state): ipi's multicast
+# (broadcast is its N-1 point); every flush table (None).
+SWEPT = {"ipi": (("multicast", "halted"), ("multicast", "spin-cpl3")),
          "flush": None}
 
 
@@ -69,22 +70,22 @@ def load(out, suite, n):
 
 
 def curves(doc, suite):
-    """{(table, row): {targets: ns}} for the swept tables. ipi: table = case, row = send
-    path; flush: table = the targets' state, row = "call encoding" ("native ipi+invlpg")."""
+    """{(table, row): {targets: ns}} for the swept tables. ipi: table = "case, state"
+    ("multicast, halted"), row = send path; flush: table = the targets' state, row =
+    "call encoding" ("native ipi+invlpg")."""
     res = {}
     for r in minivmm_json.records(doc, suite):
         if not minivmm_json.tsc_khz(doc):
             continue
         want = SWEPT[suite]
-        if want is not None and r["case"] not in want:
+        if want is not None and (r["case"], r["state"]) not in want:
             continue
-        if suite == "flush" and "@" not in r["case"]:
+        if suite == "flush" and not r["state"]:
             continue
         ns = minivmm_json.ns(doc, r["body"])
-        table, row = r["case"], r["variant"]
+        table, row = f"{r['case']}, {r['state']}", r["variant"]
         if suite == "flush":
-            call, table = r["case"].split("@", 1)
-            row = f"{call} {r['variant']}"
+            table, row = r["state"], f"{r['case']} {r['variant']}"
         res.setdefault((table, row), {})[r["targets"]] = ns
     return res
 
@@ -128,7 +129,7 @@ def hold_lines(log):
 def plot(dat_dir, docs, suite, n, series, title):
     files = []
     for (case, variant), pts in sorted(series.items()):
-        name = f"{suite}-{case}-{variant}".replace("@", "_").replace("+", "_").replace(" ", "_")
+        name = f"{suite}-{case}-{variant}".replace(", ", "_").replace("+", "_").replace(" ", "_")
         path = os.path.join(dat_dir, name + ".dat")
         with open(path, "w") as f:
             for k in sorted(pts):
@@ -318,7 +319,7 @@ def main():
     ap.add_argument("--vmm", default="./minivmm")
     ap.add_argument("--elf", default="guest.elf")
     ap.add_argument("--out", default="build/bench/targets")
-    ap.add_argument("--docs", default="docs")
+    ap.add_argument("--docs", default="docs/results")
     ap.add_argument("--cpus", type=int, default=1024)
     ap.add_argument("--iters", type=int, default=16)
     ap.add_argument("--tree-rev", default="")

@@ -13,8 +13,14 @@ one place. Names are what the document itself carries (docs/abi.md):
   from before ABI 5 have none of them, and vmm_side() returns None there.
 - the struct's `name`, `nr_vcpus` and `baseline_id` are `case`, `vcpus`
   and `baseline` in the JSON (`case` cannot be a C field name).
+- `state` is the targets' state while a row was timed ("halted",
+  "spin-cpl3", "preempted"), or None. Before ABI 6 the guest packed it into
+  the case ("list@halted"); load() splits such a case, so every reader
+  sees `case` and `state` apart whatever version wrote the file.
 """
 import json
+
+ANY = object()      # find(): any state
 
 
 class FormatError(ValueError):
@@ -33,7 +39,19 @@ def load(path):
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list) \
             or not isinstance(doc.get("environment"), dict):
         raise FormatError(f"{path}: not a minivmm --json file (no 'environment' and 'results')")
+    for rec in doc["results"]:
+        split_state(rec)
     return doc
+
+
+def split_state(rec):
+    """Give a record from before ABI 6 its own `state` (see the module's text)."""
+    if isinstance(rec, dict) and "state" not in rec:
+        case, at, state = str(rec.get("case", "")).partition("@")
+        if at:
+            rec["case"] = case
+        rec["state"] = state if at else None
+    return rec
 
 
 def load_or_none(path):
@@ -50,6 +68,7 @@ def records(doc, suite=None):
     for i, rec in enumerate(doc.get("results", []) if doc else []):
         if isinstance(rec, dict) and "id" not in rec:
             rec["id"] = i + 1
+        split_state(rec)
         if suite is None or rec.get("suite") == suite:
             out.append(rec)
     return out
@@ -70,11 +89,13 @@ def baseline(doc, rec):
     return by_id(doc, rec.get("baseline", 0)) if rec else None
 
 
-def find(doc, case, variant, cpl=None, targets=None, suite=None):
-    """The first record with this case and variant (and CPL, targets, suite if given)."""
+def find(doc, case, variant, cpl=None, targets=None, suite=None, state=ANY):
+    """The first record with this case and variant (and CPL, targets, suite,
+    state if given: state=None asks for a row without one)."""
     for r in records(doc, suite):
         if r["case"] == case and r["variant"] == variant and \
-           (cpl is None or r["cpl"] == cpl) and (targets is None or r["targets"] == targets):
+           (cpl is None or r["cpl"] == cpl) and (targets is None or r["targets"] == targets) \
+           and (state is ANY or r["state"] == state):
             return r
     return None
 

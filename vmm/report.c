@@ -133,8 +133,9 @@ static void print_row(const struct vm *vm, const struct vcpu_stats *all,
 
 	results_format_body(r, body, sizeof(body));
 	results_format_ratio(r, ratio, sizeof(ratio));
-	fprintf(f, "%-10s %-28s %-12s %3u %4u %8llu %9llu %9llu %9llu %9llu %-3s %8llu %9s",
-		r->suite, r->name, r->variant, r->cpl, r->nr_vcpus, (unsigned long long)r->iters,
+	fprintf(f, "%-10s %-28s %-12s %-9s %3u %4u %8llu %9llu %9llu %9llu %9llu %-3s %8llu %9s",
+		r->suite, r->name, r->variant, r->state[0] ? r->state : "-", r->cpl, r->nr_vcpus,
+		(unsigned long long)r->iters,
 		(unsigned long long)r->min, (unsigned long long)r->median,
 		(unsigned long long)r->p99, (unsigned long long)r->mean, unit_name(r->unit),
 		(unsigned long long)r->overhead, body);
@@ -150,7 +151,8 @@ static void print_row(const struct vm *vm, const struct vcpu_stats *all,
 	if (ratio[0] && r->baseline_id <= res->n) {
 		const struct mvm_result *b = &res->recs[r->baseline_id - 1];
 
-		fprintf(f, "  %s %s %s (%u rounds)", ratio, b->name, b->variant, r->rounds);
+		fprintf(f, "  %s %s %s%s%s (%u rounds)", ratio, b->name, b->variant,
+			b->state[0] ? " " : "", b->state, r->rounds);
 	}
 	fputc('\n', f);
 }
@@ -176,8 +178,8 @@ void report_results(const struct vm *vm, FILE *f)
 
 		if (strcmp(suite, r->suite)) {
 			suite = r->suite;
-			fprintf(f, "%-10s %-28s %-12s %3s %4s %8s %9s %9s %9s %9s %-3s %8s %9s %9s %8s  %s\n",
-				"suite", "case", "variant", "cpl", "cpus", "iters", "min", "median",
+			fprintf(f, "%-10s %-28s %-12s %-9s %3s %4s %8s %9s %9s %9s %9s %-3s %8s %9s %9s %8s  %s\n",
+				"suite", "case", "variant", "state", "cpl", "cpus", "iters", "min", "median",
 				"p99", "mean", "", "loop", "body", "median-ns", "vmm-ns",
 				"ratio [IQR] vs baseline");
 		}
@@ -357,6 +359,8 @@ static json_t *record_json(const struct vm *vm, const struct mvm_result *r)
 
 	if (!o)
 		return NULL;
+	/* The targets' state while timed: a field of its own, never part of "case". */
+	json_object_set_new(o, "state", r->state[0] ? json_string(r->state) : json_null());
 	json_object_set_new(o, "id", json_integer(r->id));
 	record_vmm_names(o, r);
 	json_object_set_new(o, "body", r->flags & MVM_RESULT_BODY ?

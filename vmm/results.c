@@ -92,8 +92,10 @@ int results_validate(const struct mvm_result *r, char *why, size_t whylen)
 		bad = "case name empty or not NUL-terminated";
 	else if (!terminated(r->variant, sizeof(r->variant)))
 		bad = "variant not NUL-terminated";
+	else if (!terminated(r->state, sizeof(r->state)))
+		bad = "state not NUL-terminated";
 	else if (!printable(r->suite, sizeof(r->suite)) || !printable(r->name, sizeof(r->name)) ||
-		 !printable(r->variant, sizeof(r->variant)))
+		 !printable(r->variant, sizeof(r->variant)) || !printable(r->state, sizeof(r->state)))
 		bad = "a name with a byte outside printable ASCII";
 	else if (r->unit > MVM_UNIT_PER_SEC)
 		bad = "unknown unit";

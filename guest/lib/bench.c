@@ -13,6 +13,7 @@
 #include "lib/processor.h"
 #include "lib/report.h"
 #include "lib/results.h"
+#include "lib/string.h"
 #include "lib/stats.h"
 #include "lib/timing.h"
 #include "lib/user.h"
@@ -311,6 +312,7 @@ static u32 submit(const struct bench *b, const struct bench_case *c, const struc
 	struct mvm_result r;
 
 	result_init(&r, b->suite, c->name, c->variant);
+	strlcpy(r.state, c->state ? c->state : "", sizeof(r.state));
 	result_set_stats(&r, &m->st);
 	r.cpl = m->cpl;
 	r.targets = c->targets;

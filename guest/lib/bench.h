@@ -55,6 +55,7 @@ struct bench_case {
 	u32 vmm_kind;			/* enum mvm_vmm_kind: the VMM-side statistic */
 	u32 vmm_code;			/* hypercall code for MVM_VMM_HCALL */
 	u32 baseline;			/* BENCH_ROW(i) of the row to compare with, 0 = none */
+	const char *state;		/* the targets' state ("halted"), or NULL */
 };
 
 struct bench {

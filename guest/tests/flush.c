@@ -220,7 +220,6 @@ static void preempt_targets(void *arg)
 }
 
 static struct flush_case args[NR_ROWS];
-static char names[NR_CALLS][MVM_RESULT_NAME_MAX];
 static struct bench_case rows[NR_ROWS];
 
 static void fill_row(u32 i, enum flush_call call, enum bench_hv_enc enc, u32 k,
@@ -236,7 +235,8 @@ static void fill_row(u32 i, enum flush_call call, enum bench_hv_enc enc, u32 k,
 	if (args[i].wide)
 		hvt_vps_range(&args[i].vps, 1, k);
 	rows[i] = (struct bench_case){
-		.name = names[call],
+		.name = calls[call].name,
+		.state = state_names[st],
 		.variant = call == NATIVE ? "ipi+invlpg" : bench_hv_enc_name(enc),
 		.body = call == NATIVE ? native_body : hv_body,
 		.setup = flush_setup,
@@ -260,7 +260,8 @@ static void fill_build_row(u32 i, u32 k)
 {
 	fill_row(i, LIST_EX, BENCH_HV_REGULAR, k, PREEMPTED);
 	rows[i] = (struct bench_case){
-		.name = "build@preempted", .variant = "list-ex input", .body = build_body,
+		.name = "build", .variant = "list-ex input", .state = state_names[PREEMPTED],
+		.body = build_body,
 		.arg = &args[i], .targets = k,
 	};
 }
@@ -295,8 +296,6 @@ static void run_targets(struct bench *b, u32 k, enum targets_state st)
 	char what[64];
 	u32 n = 0;
 
-	for (u32 c = 0; c < NR_CALLS; c++)
-		snprintf(names[c], sizeof(names[c]), "%s@%s", calls[c].name, state_names[st]);
 	fill_row(n++, NATIVE, BENCH_HV_REGULAR, k, st);
 	for (u32 c = SPACE; c < NR_CALLS; c++)
 		for (u32 e = 0; e < NR_ENCODINGS; e++)

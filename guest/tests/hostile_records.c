@@ -39,6 +39,7 @@ static const struct spoil spoils[] = {
 	{ FILL, FIELD(name), 'x' },
 	{ FILL, FIELD(name), 0 },
 	{ FILL, FIELD(variant), 'x' },
+	{ FILL, FIELD(state), 'x' },
 	{ STORE, FIELD(name), 0x1b },		/* "\e": not printable */
 	{ STORE, FIELD(unit), MVM_UNIT_PER_SEC + 1 },
 	{ STORE, FIELD(unit), 0xffffffff },

@@ -180,16 +180,18 @@ static void set_targets(struct ipi_case *c, u32 first, u32 last)
 }
 
 static struct ipi_case args[NR_KINDS][NR_PATHS];
-static char names[NR_KINDS][MVM_RESULT_NAME_MAX];
 static struct bench_case rows[NR_KINDS * NR_PATHS];
 
-static void fill_row(struct bench_case *row, struct ipi_case *c, const char *name, u32 base)
+/* `state`: the receivers' ("halted", "spin-cpl3"), or NULL when there are none. */
+static void fill_row(struct bench_case *row, struct ipi_case *c, const char *name,
+		     const char *state, u32 base)
 {
 	const struct send_path_desc *p = &paths[c->path];
 
 	*row = (struct bench_case){
 		.name = name,
 		.variant = p->name,
+		.state = state,
 		.body = ipi_body,
 		.setup = ipi_setup,
 		.arg = c,
@@ -212,11 +214,6 @@ static u32 build_rows(enum receivers rx)
 
 		if (rx != HALTED && !has_receivers)
 			continue;
-		if (has_receivers)
-			snprintf(names[k], sizeof(names[k]), "%s@%s", kind_names[k],
-				 receiver_names[rx]);
-		else
-			snprintf(names[k], sizeof(names[k]), "%s", kind_names[k]);
 		for (u32 p = 0; p < NR_PATHS; p++) {
 			u64 mask = kind_mask(k);
 
@@ -226,7 +223,8 @@ static u32 build_rows(enum receivers rx)
 			};
 			if (boot_nr_cpus > 64 && k >= BROADCAST)
 				set_targets(&args[k][p], 0, boot_nr_cpus - 1);
-			fill_row(&rows[n++], &args[k][p], names[k], base);
+			fill_row(&rows[n++], &args[k][p], kind_names[k],
+				 has_receivers ? receiver_names[rx] : NULL, base);
 		}
 	}
 	return n;
@@ -234,32 +232,33 @@ static u32 build_rows(enum receivers rx)
 
 /* Past 64 vCPUs: vCPUs 1..k for k = 1, 2, 4 ... and N-1, one table each. */
 static struct ipi_case multi_args[NR_PATHS];
-static char multi_name[MVM_RESULT_NAME_MAX];
+static char multi_what[MVM_RESULT_NAME_MAX];	/* "multicast, halted": reports */
 
 static void run_multicast(struct bench *b, enum receivers rx)
 {
 	char what[64];
 
-	snprintf(multi_name, sizeof(multi_name), "multicast@%s", receiver_names[rx]);
+	snprintf(multi_what, sizeof(multi_what), "multicast, %s", receiver_names[rx]);
 	for (u32 k = 1; k < boot_nr_cpus; k = bench_targets_next(k)) {
 		u64 t0 = rdtsc();
 
 		if (rx == SPINNING && !bench_targets_spin_upto(k)) {
-			report_fail(multi_name, "not every one of %u receivers started spinning", k);
+			report_fail(multi_what, "not every one of %u receivers started spinning", k);
 			bench_targets_halt();
 			return;
 		}
 		for (u32 p = 0; p < NR_PATHS; p++) {
 			multi_args[p] = (struct ipi_case){ .kind = NORMAL, .path = p };
 			set_targets(&multi_args[p], 1, k);
-			fill_row(&rows[p], &multi_args[p], multi_name, BENCH_ROW(0));
+			fill_row(&rows[p], &multi_args[p], "multicast", receiver_names[rx],
+				 BENCH_ROW(0));
 		}
 		snprintf(what, sizeof(what), "multicast to %u vCPUs, %s", k, receiver_names[rx]);
 		bench_run_table(b, rows, NR_PATHS, what);
 		if (rx == SPINNING)
 			bench_targets_halt();
 		if (bench_targets_over(t0) && bench_targets_next(k) < boot_nr_cpus) {
-			report_skip(multi_name,
+			report_skip(multi_what,
 				    "more than %u targets: the %u-target table took over %u s here", k, k,
 				    BENCH_SWEEP_TABLE_US / 1000000);
 			return;
@@ -283,7 +282,7 @@ static void suite_ipi(const char *arg)
 		/* Every other vCPU spinning is as many runnable threads: per count instead. */
 		run_multicast(&b, HALTED);
 		report_skip("receivers spinning at CPL3, all kinds",
-			    "past 64 vCPUs measured per target count: multicast@spin-cpl3");
+			    "past 64 vCPUs measured per target count: multicast, spin-cpl3");
 		run_multicast(&b, SPINNING);
 	} else if (bench_targets_spin())
 		bench_run_table(&b, rows, build_rows(SPINNING),

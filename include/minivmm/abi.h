@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define MVM_ABI_VERSION		5
+#define MVM_ABI_VERSION		6
 #define MVM_BOOTINFO_MAGIC	0x4f4f42564d4d494dULL	/* "MIMMVBOO" */
 
 /*
@@ -113,6 +113,8 @@ struct mvm_result {
 	char suite[16];
 	char name[MVM_RESULT_NAME_MAX];	/* the case, e.g. "cpuid" */
 	char variant[24];		/* encoding / send path, e.g. "xmm-fast" */
+	/* Version 6: the targets' state while timed, e.g. "halted"; "" where none. */
+	char state[16];
 	uint32_t cpl;			/* CPL the timed loop ran at */
 	uint32_t nr_vcpus;
 	uint32_t targets;		/* target vCPUs, where it applies */

@@ -62,6 +62,34 @@ with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
     assert m.load_or_none(f.name) is None
 PY
 
+# The targets' state: its own field since ABI 6; a file from before, where the
+# guest packed it into the case ("normal@halted"), reads the same way.
+check "minivmm_json: state apart from the case, in old files and new" python3 - "$top/scripts" "$fx" "$t" <<'PY'
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+import minivmm_json as m
+old = m.load(os.path.join(sys.argv[2], "ipi-old1.json"))
+halted = m.find(old, "normal", "fast", state="halted")
+spin = m.find(old, "normal", "fast", state="spin-cpl3")
+assert halted and spin and halted is not spin, (halted, spin)
+assert halted["case"] == "normal" and halted["state"] == "halted"
+assert m.find(old, "normal@halted", "fast") is None
+dry = m.find(old, "dry-run", "x2apic", state=None)
+assert dry and dry["state"] is None
+assert m.find(old, "dry-run", "x2apic", state="halted") is None
+assert not any("@" in r["case"] for r in m.records(old))
+new = {"environment": {}, "results": [
+    {"case": "list", "state": "preempted", "variant": "regular", "cpl": 0, "targets": 3},
+    {"case": "list", "state": "halted", "variant": "regular", "cpl": 0, "targets": 3},
+    {"case": "a@b", "state": None, "variant": "x", "cpl": 0, "targets": 0}]}
+path = os.path.join(sys.argv[3], "new.json")
+json.dump(new, open(path, "w"))
+doc = m.load(path)
+assert m.find(doc, "list", "regular", state="halted")["state"] == "halted"
+assert m.find(doc, "list", "regular")["state"] == "preempted"       # any state: the first
+assert m.find(doc, "a@b", "x")["state"] is None                     # ABI 6: never split
+PY
+
 # The statistics against values known in closed form.
 check "U test, t distribution and Holm give textbook values" python3 - "$cmp" <<'PY'
 import importlib.machinery, math, sys

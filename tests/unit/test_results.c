@@ -70,9 +70,11 @@ START_TEST(test_results_validate_printable)
 	strcpy(r.name, " ~ all of 0x20-0x7e is fine");
 	ck_assert_int_eq(results_validate(&r, why, sizeof(why)), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		for (int field = 0; field < 3; field++) {
+		for (int field = 0; field < 4; field++) {
+			char *const f[] = { r.suite, r.name, r.variant, r.state };
+
 			r = good_record();
-			strcpy(field == 0 ? r.suite : field == 1 ? r.name : r.variant, bad[i]);
+			strcpy(f[field], bad[i]);
 			ck_assert_int_eq(results_validate(&r, why, sizeof(why)), -1);
 			ck_assert_str_eq(why, "a name with a byte outside printable ASCII");
 		}
@@ -100,6 +102,7 @@ START_TEST(test_results_validate_reasons)
 		SPOIL(true, suite, 'x', "suite name empty or not NUL-terminated"),
 		SPOIL(true, name, 0, "case name empty or not NUL-terminated"),
 		SPOIL(true, variant, 'x', "variant not NUL-terminated"),
+		SPOIL(true, state, 'x', "state not NUL-terminated"),
 		SPOIL(false, unit, MVM_UNIT_PER_SEC + 1, "unknown unit"),
 		SPOIL(false, cpl, 4, "CPL above 3"),
 		SPOIL(false, iters, 0, "zero iterations"),
@@ -321,6 +324,7 @@ static void submit_around_a_rejection(struct vm *vm)
 	r = good_record();
 	strcpy(r.name, "base");
 	strcpy(r.variant, "kvm");
+	strcpy(r.state, "halted");
 	base = guest_submit(vm, RAM - sizeof(r), &r, why);	/* the last bytes of RAM */
 	ck_assert_uint_eq(base, 2);
 	r = rounds_record();
@@ -350,7 +354,8 @@ START_TEST(test_results_ids_report)
 	ck_assert_ptr_nonnull(f);
 	report_results(&vm, f);
 	fclose(f);
-	ck_assert_msg(strstr(text, "1.060x [1.020-1.090] base kvm (32 rounds)"), "%s", text);
+	ck_assert_msg(strstr(text, "1.060x [1.020-1.090] base kvm halted (32 rounds)"), "%s", text);
+	ck_assert_msg(strstr(text, " base                         kvm          halted "), "%s", text);
 	free(text);
 	ids_vm_free(&vm);
 }
@@ -380,6 +385,8 @@ START_TEST(test_results_ids_json)
 		ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(recs, i), "id")),
 				 (json_int_t)i + 1);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 1), "case")), "base");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 1), "state")), "halted");
+	ck_assert(json_is_null(json_object_get(json_array_get(recs, 0), "state")));
 	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(recs, 2), "baseline")), 2);
 	/* Names, not codes: what scripts match against the "vmm" section. */
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(recs, 2), "vmm_stat")),
