@@ -170,7 +170,7 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/host/install.sh
 	$(Q)./tests/compare/compare.sh
 
-integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio
+integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio $(B)/ptydrive
 	$(Q)./tests/integration/run.sh
 
 # Linux guests (tests/linux/): the initramfs the linux area boots, and a
@@ -184,6 +184,9 @@ LINUX_ARGS ?=
 LINUX_INITRD_SRCS := tests/linux/mkinitramfs.sh tests/linux/init tests/linux/tx.awk
 $(B)/linux/initramfs.cpio: $(LINUX_INITRD_SRCS)
 	$(Q)./tests/linux/mkinitramfs.sh $@
+# The linux area types at a Linux shell through a pseudo-terminal with it.
+$(B)/ptydrive: tests/linux/ptydrive.c
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $<
 .PHONY: linux-initramfs linux-run
 linux-initramfs: $(B)/linux/initramfs.cpio
 linux-run:
@@ -205,12 +208,13 @@ check:
 	$(Q)$(MAKE) --no-print-directory unit unit-asan unit-tsan host-tests integration
 	$(Q)./tests/integration/vmx.sh ci
 
-# The linux area's whole matrix (11 boots; make check runs 6 of them): on this
+# The linux area's whole matrix (13 boots; make check runs 8 of them): on this
 # host's /dev/kvm, or in the nested SVM VM where it has none or is kvm_pvm.
 .PHONY: check-linux
 check-linux:
 	$(Q)./scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio
+	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio \
+		$(B)/ptydrive
 	$(Q)MVM_LINUX_FULL=1 MINIVMM_AREAS=linux ./tests/integration/run.sh
 
 # The integration areas on Intel VMX, in Bochs (tests/integration/vmx.sh; slow).

@@ -13,8 +13,9 @@
 # when the first boot fails the others are not tried, and none starts once
 # MVM_LINUX_BUDGET seconds (420) are used: both count as failures.
 # MVM_LINUX_QUICK=1: the first boot only (make check-vmx sets it).
-# MVM_LINUX_FULL=1: the whole matrix, 11 boots (make check-linux); without
-# it, 6 boots that still cover every vCPU count, personality and ending.
+# MVM_LINUX_FULL=1: the whole matrix, 13 boots (make check-linux); without
+# it, 8 boots that still cover every vCPU count, personality and ending
+# (the two on a terminal in both).
 
 lx_top=$(cd "$(dirname "$0")/../.." && pwd)
 lx_needs=$lx_top/tests/integration/cases.d/linux.needs
@@ -91,6 +92,45 @@ lx_status() {
 	panic) echo 3 ;;
 	exit:*) echo "${1#exit:}" ;;
 	esac
+}
+
+# lx_tty_boot NAME STATUS SCRIPT: the 6.1 bzImage, 1 vCPU, ending in /init's
+# shell, with minivmm's stdin, stdout and stderr a pseudo-terminal that
+# build/ptydrive types SCRIPT at (tests/linux/ptydrive.c says the steps):
+# minivmm must end with STATUS and leave the terminal's modes as it found
+# them (ptydrive says 126 otherwise).
+lx_tty_boot() {
+	lt_name=$1 lt_want=$2 lt_script=$3
+	: >"$T/out"
+	: >"$T/err"
+	if [ -n "$lx_canary" ]; then
+		bad "$lt_name" "not run: the first boot failed ($lx_canary)"
+		return 1
+	fi
+	if [ -z "${MVM_LINUX_PTYDRIVE:-}" ]; then
+		skip "$lt_name" "build/ptydrive not built (make integration builds it)"
+		return 0
+	fi
+	lt_t0=$(lx_now)
+	timeout $((LX_TIMEOUT + 30)) "$MVM_LINUX_PTYDRIVE" $((LX_TIMEOUT + 20)) "$lt_script" -- \
+		"$VMM" --cpus 1 --timeout "$LX_TIMEOUT" --initrd "$MVM_LINUX_INITRD" --pv hyperv \
+		--mem "$LX_MEM" "$MVM_LINUX_BZIMAGE" -- mvm.cpus=1 mvm.tx=0 mvm.end=shell \
+		>"$T/out" 2>"$T/err" </dev/null
+	lt_rc=$?
+	lt_wall=$(lx_secs "$lt_t0" "$(lx_now)")
+	case $lt_rc in
+	"$lt_want") ok "$lt_name ($lt_wall s wall)" ;;
+	126) bad "$lt_name" "exit $lt_want as expected? no: minivmm left the terminal's modes changed" ;;
+	*) bad "$lt_name" "ptydrive exit status $lt_rc, expected $lt_want (124 timeout, 125 a step failed)" ;;
+	esac
+}
+
+# lx_tty_cases: the shell through a terminal, left by typing exit and by Ctrl-A x.
+lx_tty_cases() {
+	lx_tty_boot "linux shell on a terminal: a typed command answered, 'exit' -> poweroff -> 0, terminal restored" \
+		0 '?a shell on ttyS0|!echo mvm-$((6*7))|?mvm-42|!exit'
+	lx_tty_boot "linux shell on a terminal: Ctrl-A x -> 130, terminal restored" \
+		130 '?a shell on ttyS0|!echo mvm-$((6*7))|?mvm-42|^A|=x'
 }
 
 # lx_boot NAME KERNEL CPUS PV END [MINIVMM-OPTIONS...]: one boot and all its
@@ -175,6 +215,7 @@ else
 		lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv none, exit port 7 -> 7" "$bz" 4 none exit:7 --mem "$LX_MEM"
 		lx_vmlinux_boot
 		lx_612_boot
+		lx_tty_cases
 	else
 		# make check-linux: the personality x vCPU matrix on the 6.1
 		# bzImage, the four endings spread over it so that each
@@ -189,6 +230,7 @@ else
 		lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv none, exit port 7 -> 7" "$bz" 4 none exit:7 --mem "$LX_MEM"
 		lx_vmlinux_boot
 		lx_612_boot
+		lx_tty_cases
 	fi
 	echo "linux: area total $(lx_secs "$lx_start" "$(lx_now)") s"
 fi
