@@ -11,7 +11,7 @@ UNPACK_LIBS := $(shell pkg-config --libs $(UNPACK_PC) 2>/dev/null || echo -llzma
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE \
 	-Iinclude -I. -I$(B)/gen -MMD -MP \
 	$(shell pkg-config --cflags libelf jansson libseccomp $(UNPACK_PC) 2>/dev/null)
-HOST_LDLIBS := -lelf -ljansson -lpthread $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp) \
+HOST_LDLIBS := -ljansson -lpthread $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp) \
 	$(UNPACK_LIBS)
 CHECK_LIBS  := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -278,19 +278,19 @@ $(B)/fuzz_hv: tests/fuzz/fuzz_hv.c $(wildcard hv/*.c hv/*.h include/hv/*.h)
 
 # The loader table's Linux row is in: a Linux-looking input is unpacked (64 MiB at most
 # here, as in fuzz_linux, so a short input cannot ask for the real 1 GiB).
-LOADER_SRCS  := vmm/loader.c vmm/elf64.c vmm/multiboot.c vmm/elfimg.c vmm/mem.c vmm/errmsg.c \
+LOADER_SRCS  := vmm/loader.c vmm/elf64.c vmm/multiboot.c vmm/elfimg.c vmm/elfview.c vmm/mem.c vmm/errmsg.c \
 	vmm/linux.c vmm/linux_bzimage.c vmm/linux_pvh.c vmm/linux_boot.c
 $(B)/fuzz_loader: tests/fuzz/fuzz_loader.c $(LOADER_SRCS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -DLINUX_UNPACK_MAX='(64ull << 20)' -o $@ tests/fuzz/fuzz_loader.c \
-		$(LOADER_SRCS) -lelf $(UNPACK_LIBS)
+		$(LOADER_SRCS) $(UNPACK_LIBS)
 
 $(B)/fuzz_x86walk: tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/x86.h vmm/mem.c vmm/errmsg.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_x86walk.c vmm/x86.c vmm/mem.c vmm/errmsg.c
 
-LINUX_FUZZ_SRCS := vmm/linux.c vmm/linux_bzimage.c vmm/linux_pvh.c vmm/linux_boot.c vmm/mem.c \
-	vmm/errmsg.c
+LINUX_FUZZ_SRCS := vmm/linux.c vmm/linux_bzimage.c vmm/linux_pvh.c vmm/elfview.c vmm/linux_boot.c \
+	vmm/mem.c vmm/errmsg.c
 $(B)/fuzz_linux: tests/fuzz/fuzz_linux.c $(LINUX_FUZZ_SRCS) $(wildcard vmm/linux*.h)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -DLINUX_UNPACK_MAX='(64ull << 20)' -o $@ tests/fuzz/fuzz_linux.c \

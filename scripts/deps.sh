@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh build|check|bench|fuzz|peer|deb|vmx|linux
 set -euo pipefail
 
-build_pkgs="gcc make pkg-config libelf-dev libjansson-dev libseccomp-dev liblzma-dev libzstd-dev zlib1g-dev"
+build_pkgs="gcc make pkg-config libjansson-dev libseccomp-dev liblzma-dev libzstd-dev zlib1g-dev"
 # Linux guests: the test initramfs (busybox-static, cpio) and the kernel
 # unpack of scripts/linux-kernel.sh (xz-utils, zstd).
 linux_pkgs="busybox-static cpio xz-utils zstd"

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What every ELF-based image format shares (vmm/elfimg.c): the ELF header
- * checks and the validated copy of PT_LOAD segments into guest RAM. The
- * formats (vmm/elf64.c, vmm/multiboot.c) call these; nothing here calls a
- * format.
+ * What the payload and Multiboot formats share (vmm/elfimg.c): their ELF
+ * header checks and the validated copy of PT_LOAD segments into guest RAM,
+ * on vmm/elfview.h's reading of the file. The formats (vmm/elf64.c,
+ * vmm/multiboot.c) call these; nothing here calls a format.
  */
 #ifndef VMM_ELFIMG_H
 #define VMM_ELFIMG_H
 
-#include <gelf.h>
 #include <stddef.h>
 
+#include "vmm/elfview.h"
 #include "vmm/image.h"
 #include "vmm/mem.h"
 
@@ -24,13 +24,13 @@ struct elf_expect {
 };
 
 /* Byte order, machine, type, program header size and bounds. 0, or -1 with `err`. */
-int elfimg_check_ehdr(Elf *elf, size_t len, const struct elf_expect *want, GElf_Ehdr *eh,
-		      char *err, size_t errlen);
+int elfimg_check_ehdr(const struct elf_view *v, const struct elf_expect *want, char *err,
+		      size_t errlen);
 /*
  * Check every PT_LOAD segment and the entry point, then copy them all;
  * fills info->segments, image_end and entry.rip.
  */
-int elfimg_load_segments(Elf *elf, const GElf_Ehdr *eh, const void *image, size_t len,
-			 struct guest_mem *mem, struct load_info *info, char *err, size_t errlen);
+int elfimg_load_segments(const struct elf_view *v, struct guest_mem *mem, struct load_info *info,
+			 char *err, size_t errlen);
 
 #endif

@@ -178,7 +178,7 @@ int kvm_check_vcpus(const struct kvm_host *kvm, unsigned int n, char *err, size_
 	return 0;
 }
 
-/* Descriptors besides the vCPUs': /dev/kvm, the VM, stdio, --json, libelf. */
+/* Descriptors besides the vCPUs': /dev/kvm, the VM, stdio, --json, the stdin thread. */
 #define FDS_BESIDES_VCPUS	32
 
 int kvm_check_fd_limit(unsigned int n, char *err, size_t errlen)

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Multiboot v1: the header is found and checked before libelf sees the
- * file; segments then go through the same checks as ELF64 payloads. Only
+ * Multiboot v1: the header is found and checked before its ELF headers are
+ * read (vmm/elfview.c); segments then go through the same checks as ELF64 payloads. Only
  * the ELF route is taken (no a.out kludge), so the header's address fields
  * are never trusted.
  */
-#include <gelf.h>
-#include <libelf.h>
+#include <elf.h>
 #include <string.h>
 
 #include "vmm/elfimg.h"
@@ -64,8 +63,7 @@ static const struct elf_expect elf32_i386 = {
 int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 			 struct load_info *info, char *err, size_t errlen)
 {
-	GElf_Ehdr eh;
-	Elf *elf;
+	struct elf_view v;
 	int ret = -1;
 
 	if (len < sizeof(Elf32_Ehdr))
@@ -73,14 +71,9 @@ int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 			      len, sizeof(Elf32_Ehdr));
 	if (multiboot_find_header(image, len, err, errlen) < 0)
 		return -1;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
-	elf = elf_memory((char *)image, len);
-	if (!elf)
-		return errmsg(err, errlen, "libelf: %s", elf_errmsg(-1));
-	if (!elfimg_check_ehdr(elf, len, &elf32_i386, &eh, err, errlen))
-		ret = elfimg_load_segments(elf, &eh, image, len, mem, info, err, errlen);
-	elf_end(elf);
+	if (!elfview_open(image, len, "ELF32", &v, err, errlen) &&
+	    !elfimg_check_ehdr(&v, &elf32_i386, err, errlen))
+		ret = elfimg_load_segments(&v, mem, info, err, errlen);
 	/* The boot vCPU only, EAX = boot magic, EBX = the information block. */
 	info->entry = (struct image_entry){
 		.mode = IMAGE_ENTRY_FLAT32, .what = "32-bit Multiboot state", .rip = info->entry.rip,

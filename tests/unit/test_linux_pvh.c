@@ -166,7 +166,7 @@ START_TEST(test_segment_below_1mib)
 
 	fake_vmlinux_build(&v, 0);
 	v.ph[1].p_paddr = 0x9000;
-	expect_error(v.b, v.len, "vmlinux segment 1 at 0x9000 lies below 1 MiB, where minivmm keeps its tables");
+	expect_error(v.b, v.len, "vmlinux segment 1 at 0x9000 lies below 0x100000, where minivmm keeps its tables");
 }
 END_TEST
 

@@ -282,7 +282,7 @@ START_TEST(test_segment_below_1m)
 	build(&im);
 	im.ph[0].p_paddr = 0x9000;	/* would overwrite the information block */
 	im.eh->e_entry = 0x9000;
-	expect_error(&im, "segment 0 at 0x9000 overlaps minivmm's reserved area");
+	expect_error(&im, "segment 0 at 0x9000 lies below 0x100000, minivmm's reserved area");
 	expect_low_memory_untouched();
 }
 END_TEST
