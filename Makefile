@@ -10,7 +10,7 @@ UNPACK_PC   := liblzma libzstd zlib
 UNPACK_LIBS := $(shell pkg-config --libs $(UNPACK_PC) 2>/dev/null || echo -llzma -lzstd -lz)
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE \
 	-Iinclude -I. -I$(B)/gen -MMD -MP \
-	$(shell pkg-config --cflags libelf jansson libseccomp $(UNPACK_PC) 2>/dev/null)
+	$(shell pkg-config --cflags jansson libseccomp $(UNPACK_PC) 2>/dev/null)
 HOST_LDLIBS := -ljansson -lpthread $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp) \
 	$(UNPACK_LIBS)
 CHECK_LIBS  := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)

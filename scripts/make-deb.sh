@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make deb`: build/minivmm_VERSION_amd64.deb with dpkg-deb, from
 # `make install PREFIX=/usr DESTDIR=...`. Depends come from dpkg-shlibdeps
-# on the staged binary (libc6, libelf1, libjansson4, liblzma5, libzstd1,
+# on the staged binary (libc6, libjansson4, liblzma5, libzstd1,
 # zlib1g) plus python3 for minivmm-compare. Prints the package's path on the last line.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
