@@ -14,7 +14,7 @@
 #include "vmm/errmsg.h"
 
 static const struct elf_expect elf64_x86 = {
-	.name = "ELF", .machine = EM_X86_64, .phentsize = sizeof(Elf64_Phdr),
+	.prefix = "", .name = "ELF", .machine = EM_X86_64, .phentsize = sizeof(Elf64_Phdr),
 	.endian_why = "x86-64 payloads are little-endian",
 	.machine_why = "need x86-64 (EM_X86_64",
 };
@@ -35,7 +35,7 @@ static int check_header(const void *image, size_t len, struct elf_view *v, char 
 			      len, sizeof(Elf64_Ehdr));
 	if (elfview_open(image, len, "ELF", v, err, errlen))
 		return -1;
-	return elfimg_check_ehdr(v, &elf64_x86, err, errlen);
+	return elfview_check_ehdr(v, &elf64_x86, err, errlen);
 }
 
 int elf64_load_image(const void *image, size_t len, struct guest_mem *mem,

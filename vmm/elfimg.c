@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The part of the payload and Multiboot formats their ELF headers share,
- * on vmm/elfview.c's reading of the file. It trusts nothing in the file:
+ * The segment loading the payload and Multiboot formats share, on
+ * vmm/elfview.c's reading of the file. It trusts nothing in the file:
  * every header field that decides where bytes come from or go to is
  * range-checked before a byte moves.
  */
@@ -11,25 +11,6 @@
 #include "minivmm/abi.h"
 #include "vmm/elfimg.h"
 #include "vmm/errmsg.h"
-
-int elfimg_check_ehdr(const struct elf_view *v, const struct elf_expect *want, char *err,
-		      size_t errlen)
-{
-	if (v->data != ELFDATA2LSB)
-		return errmsg(err, errlen, "big-endian %s: %s", want->name, want->endian_why);
-	if (v->machine != want->machine)
-		return errmsg(err, errlen, "wrong machine %u: %s = %u)", v->machine,
-			      want->machine_why, want->machine);
-	if (v->type != ET_EXEC)
-		return errmsg(err, errlen, "ELF type %u is not an executable (ET_EXEC)", v->type);
-	if (v->phentsize != want->phentsize)
-		return errmsg(err, errlen, "program header entry size %u, expected %zu",
-			      v->phentsize, want->phentsize);
-	if (!elfview_phdrs_fit(v))
-		return errmsg(err, errlen, "truncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
-			      v->phnum, (unsigned long long)v->phoff, v->len);
-	return 0;
-}
 
 static const struct elf_load_rules payload_rules = {
 	.seg = "segment", .min_gpa = MVM_LOAD_MIN, .below_why = "minivmm's reserved area",

@@ -53,6 +53,29 @@ int elfview_open(const void *buf, size_t len, const char *name, struct elf_view 
 	return 0;
 }
 
+int elfview_check_ehdr(const struct elf_view *v, const struct elf_expect *want, char *err,
+		       size_t errlen)
+{
+	const char *p = want->prefix;
+
+	if (v->data != ELFDATA2LSB)
+		return errmsg(err, errlen, "%sbig-endian %s: %s", p, want->name, want->endian_why);
+	if (v->machine != want->machine)
+		return errmsg(err, errlen, "%swrong machine %u: %s = %u)", p, v->machine,
+			      want->machine_why, want->machine);
+	if (v->type != ET_EXEC)
+		return errmsg(err, errlen, "%sELF type %u is not an executable (ET_EXEC)", p, v->type);
+	if (v->phentsize != want->phentsize)
+		return errmsg(err, errlen, "%sprogram header entry size %u, expected %zu", p,
+			      v->phentsize, want->phentsize);
+	if (want->need_phdrs && !v->phnum)
+		return errmsg(err, errlen, "%sno program headers", p);
+	if (!elfview_phdrs_fit(v))
+		return errmsg(err, errlen, "%struncated: program headers (%u at offset %llu) run past the end of the %zu-byte file",
+			      p, v->phnum, (unsigned long long)v->phoff, v->len);
+	return 0;
+}
+
 bool elfview_phdrs_fit(const struct elf_view *v)
 {
 	return v->phentsize == (v->cls == 64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) &&

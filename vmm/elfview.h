@@ -33,6 +33,17 @@ struct elf_phdr {
 	uint64_t offset, paddr, filesz, memsz, align;
 };
 
+/* What a format asks of its ELF header; the strings go into the errors. */
+struct elf_expect {
+	const char *prefix;		/* starts every error: "", "vmlinux: " */
+	const char *name;		/* "ELF", "ELF32", "ELF64" */
+	unsigned int machine;		/* EM_* */
+	size_t phentsize;
+	bool need_phdrs;		/* no program header at all is an error of its own */
+	const char *endian_why;		/* after "big-endian NAME: " */
+	const char *machine_why;	/* "need x86-64 (EM_X86_64": " = N)" follows */
+};
+
 /* The 4-byte ELF magic. */
 bool elfview_is_elf(const void *buf, size_t len);
 /*
@@ -41,6 +52,12 @@ bool elfview_is_elf(const void *buf, size_t len);
  */
 int elfview_open(const void *buf, size_t len, const char *name, struct elf_view *v,
 		 char *err, size_t errlen);
+/*
+ * After elfview_open(): byte order, machine, type, program header size,
+ * their presence (if asked) and bounds, as `want` says. 0, or -1 with `err`.
+ */
+int elfview_check_ehdr(const struct elf_view *v, const struct elf_expect *want, char *err,
+		       size_t errlen);
 /* The program headers lie inside the file: before elfview_phdr(). */
 bool elfview_phdrs_fit(const struct elf_view *v);
 struct elf_phdr elfview_phdr(const struct elf_view *v, unsigned int i);

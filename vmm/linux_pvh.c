@@ -19,34 +19,26 @@ bool linux_pvh_is_elf(const void *buf, size_t len)
 	return len >= EI_NIDENT && elfview_is_elf(buf, len);
 }
 
-static int check_ehdr(const struct elf_view *v, char *err, size_t errlen)
-{
-	unsigned int want_machine = v->cls == 64 ? EM_X86_64 : EM_386;
-	size_t want_phent = v->cls == 64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+static const struct elf_expect vmlinux64 = {
+	.prefix = "vmlinux: ", .name = "ELF64", .machine = EM_X86_64,
+	.phentsize = sizeof(Elf64_Phdr), .need_phdrs = true,
+	.endian_why = "x86 kernels are little-endian",
+	.machine_why = "an ELF64 vmlinux is x86-64 (EM_X86_64",
+};
 
-	if (v->data != ELFDATA2LSB)
-		return errmsg(err, errlen, "vmlinux: big-endian ELF, x86 kernels are little-endian");
-	if (v->machine != want_machine)
-		return errmsg(err, errlen, "vmlinux: ELF%u machine %u, expected %u (%s)", v->cls,
-			      v->machine, want_machine, v->cls == 64 ? "x86-64" : "i386");
-	if (v->type != ET_EXEC)
-		return errmsg(err, errlen, "vmlinux: ELF type %u is not an executable (ET_EXEC)", v->type);
-	if (v->phentsize != want_phent)
-		return errmsg(err, errlen, "vmlinux: program header entry size %u, expected %zu",
-			      v->phentsize, want_phent);
-	if (!v->phnum)
-		return errmsg(err, errlen, "vmlinux: no program headers");
-	if (!elfview_phdrs_fit(v))
-		return errmsg(err, errlen, "truncated vmlinux: %u program headers at offset %llu run past the end of the %zu-byte file",
-			      v->phnum, (unsigned long long)v->phoff, v->len);
-	return 0;
-}
+static const struct elf_expect vmlinux32 = {
+	.prefix = "vmlinux: ", .name = "ELF32", .machine = EM_386,
+	.phentsize = sizeof(Elf32_Phdr), .need_phdrs = true,
+	.endian_why = "x86 kernels are little-endian",
+	.machine_why = "an ELF32 vmlinux is i386 (EM_386",
+};
 
 static int view_elf(const void *buf, size_t len, struct elf_view *v, char *err, size_t errlen)
 {
 	if (!linux_pvh_is_elf(buf, len))
 		return errmsg(err, errlen, "not an ELF vmlinux (bad magic)");
-	return elfview_open(buf, len, "vmlinux", v, err, errlen) || check_ehdr(v, err, errlen);
+	return elfview_open(buf, len, "vmlinux", v, err, errlen) ||
+	       elfview_check_ehdr(v, v->cls == 64 ? &vmlinux64 : &vmlinux32, err, errlen);
 }
 
 static uint64_t align_up(uint64_t x, uint64_t a)

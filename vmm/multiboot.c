@@ -55,7 +55,7 @@ bool multiboot_probe(const void *image, size_t len)
 }
 
 static const struct elf_expect elf32_i386 = {
-	.name = "ELF32", .machine = EM_386, .phentsize = sizeof(Elf32_Phdr),
+	.prefix = "", .name = "ELF32", .machine = EM_386, .phentsize = sizeof(Elf32_Phdr),
 	.endian_why = "a Multiboot kernel is little-endian",
 	.machine_why = "a Multiboot kernel is i386 (EM_386",
 };
@@ -72,7 +72,7 @@ int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 	if (multiboot_find_header(image, len, err, errlen) < 0)
 		return -1;
 	if (!elfview_open(image, len, "ELF32", &v, err, errlen) &&
-	    !elfimg_check_ehdr(&v, &elf32_i386, err, errlen))
+	    !elfview_check_ehdr(&v, &elf32_i386, err, errlen))
 		ret = elfimg_load_segments(&v, mem, info, err, errlen);
 	/* The boot vCPU only, EAX = boot magic, EBX = the information block. */
 	info->entry = (struct image_entry){

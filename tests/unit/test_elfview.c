@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * vmm/elfview.c on its own: the header reader for both classes, the
- * program-header bounds, and each load rule a format can set (the formats'
+ * vmm/elfview.c on its own: the header reader for both classes, the header
+ * checks a format asks for, the program-header bounds, and each load rule
+ * a format can set (the formats'
  * own tests, test_loader.c, test_multiboot.c and test_linux_pvh.c, cover
  * their words for a bad file).
  */
@@ -110,6 +111,56 @@ START_TEST(test_open_refuses)
 	file[EI_CLASS] = 9;
 	ck_assert_int_eq(elfview_open(file, sizeof(file), "test", &v, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "test: ELF class 9 is neither ELF32 nor ELF64");
+}
+END_TEST
+
+static const struct elf_expect want64 = {
+	.prefix = "pfx: ", .name = "ELF64", .machine = EM_X86_64, .phentsize = sizeof(Elf64_Phdr),
+	.need_phdrs = true, .endian_why = "little only", .machine_why = "x86-64 only (EM_X86_64",
+};
+
+/* Break one header field of a good file; the check names exactly that one. */
+static void expect_ehdr_error(const char *want)
+{
+	struct elf_view v;
+	char err[200];
+
+	ck_assert_int_eq(elfview_open(file, sizeof(file), "test", &v, err, sizeof(err)), 0);
+	ck_assert_int_eq(elfview_check_ehdr(&v, &want64, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, want);
+}
+
+START_TEST(test_check_ehdr)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)file;
+	struct elf_expect no_need = want64;
+	struct elf_view v;
+	char err[200];
+
+	build64(0);
+	open_ok(&v);
+	ck_assert_int_eq(elfview_check_ehdr(&v, &want64, err, sizeof(err)), 0);
+	eh->e_ident[EI_DATA] = ELFDATA2MSB;
+	expect_ehdr_error("pfx: big-endian ELF64: little only");
+	build64(0);
+	eh->e_machine = EM_386;
+	expect_ehdr_error("pfx: wrong machine 3: x86-64 only (EM_X86_64 = 62)");
+	build64(0);
+	eh->e_type = ET_DYN;
+	expect_ehdr_error("pfx: ELF type 3 is not an executable (ET_EXEC)");
+	build64(0);
+	eh->e_phentsize = 40;
+	expect_ehdr_error("pfx: program header entry size 40, expected 56");
+	build64(0);
+	eh->e_phoff = FILE_LEN - 8;
+	expect_ehdr_error("pfx: truncated: program headers (3 at offset 12280) run past the end of the 12288-byte file");
+	build64(0);
+	eh->e_phnum = 0;
+	expect_ehdr_error("pfx: no program headers");
+	/* Without need_phdrs, none is a header that fits (its loads are judged later). */
+	no_need.need_phdrs = false;
+	open_ok(&v);
+	ck_assert_int_eq(elfview_check_ehdr(&v, &no_need, err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -225,6 +276,7 @@ static Suite *elfview_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_open_reads_both_classes);
 	tcase_add_test(tc, test_open_refuses);
+	tcase_add_test(tc, test_check_ehdr);
 	tcase_add_test(tc, test_phdrs_fit);
 	tcase_add_test(tc, test_loads_and_copy);
 	tcase_add_test(tc, test_entry_rules);

@@ -230,9 +230,9 @@ START_TEST(test_header_defects)
 
 	fake_vmlinux_build(&v, 0);
 	expect_error(v.b, 40, "truncated vmlinux: 40 bytes, the ELF64 header needs 64");
-	expect_error(v.b, sizeof(Elf64_Ehdr) + 10, "truncated vmlinux: 3 program headers at offset 64");
+	expect_error(v.b, sizeof(Elf64_Ehdr) + 10, "vmlinux: truncated: program headers (3 at offset 64)");
 	v.eh->e_machine = EM_AARCH64;
-	expect_error(v.b, v.len, "vmlinux: ELF64 machine 183, expected 62 (x86-64)");
+	expect_error(v.b, v.len, "vmlinux: wrong machine 183: an ELF64 vmlinux is x86-64 (EM_X86_64 = 62)");
 	fake_vmlinux_build(&v, 0);
 	v.eh->e_type = ET_DYN;
 	expect_error(v.b, v.len, "ELF type 3 is not an executable");
