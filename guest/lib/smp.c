@@ -8,6 +8,8 @@
 
 static u32 online_count;
 static u32 seen[GUEST_MAX_VCPUS];
+static u32 call_resends;	/* smp_call wake-ups sent again (see call_watch) */
+static bool lose_next_call_ipi;	/* test hook: the next smp_call sends no IPI */
 
 static struct {
 	u32 count;
@@ -46,61 +48,6 @@ static bool ticket_done(struct smp_mailbox *mb, u32 ticket)
 	return (s32)(load_acquire(&mb->done) - ticket) >= 0;
 }
 
-static u32 mailbox_post(struct smp_mailbox *mb, smp_fn_t fn, void *arg)
-{
-	u32 ticket;
-
-	spin_lock(&mb->lock);
-	while (load_acquire(&mb->fn))	/* the previous item is not taken yet */
-		cpu_relax();
-	mb->arg = arg;
-	ticket = ++mb->posted;
-	store_release(&mb->fn, fn);
-	spin_unlock(&mb->lock);
-	return ticket;
-}
-
-int smp_call(u32 cpu, smp_fn_t fn, void *arg, bool wait)
-{
-	struct smp_mailbox *mb;
-	u32 ticket;
-
-	if (cpu == smp_id()) {
-		fn(arg);
-		return 0;
-	}
-	if (!smp_cpu_online(cpu))
-		return -1;
-	mb = &percpu[cpu].mbox;
-	ticket = mailbox_post(mb, fn, arg);
-	apic_send_ipi(percpu[cpu].apic_id, SMP_CALL_VECTOR);
-	if (wait)
-		while (!ticket_done(mb, ticket))
-			cpu_relax();
-	return 0;
-}
-
-void smp_wait(u32 cpu)
-{
-	struct smp_mailbox *mb = &percpu[cpu].mbox;
-
-	if (cpu != smp_id() && smp_cpu_online(cpu))
-		while (!ticket_done(mb, READ_ONCE(mb->posted)))
-			cpu_relax();
-}
-
-void smp_call_all(smp_fn_t fn, void *arg)
-{
-	u32 self = smp_id();
-
-	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
-		if (cpu != self)
-			smp_call(cpu, fn, arg, false);
-	fn(arg);
-	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
-		smp_wait(cpu);
-}
-
 /*
  * The backstop: while a waiter halts, a periodic APIC timer tick makes it
  * look again, so a wake-up IPI that never arrives (seen once on nested
@@ -125,6 +72,117 @@ static u64 backstop_ns(void)
 	u64 per_host = (boot_nr_cpus + host - 1) / host;
 
 	return MIN(per_host * BACKSTOP_MIN_NS, BACKSTOP_MAX_NS);
+}
+
+/*
+ * The backstop of smp_call: a caller waiting on `cpu`'s mailbox looks at
+ * the clock every CALL_WATCH_SPINS spins, and when the same item has sat
+ * untaken for a backstop period (backstop_ns(), above: 10 ms to 1 s) it
+ * takes the wake-up IPI as lost and sends it again, so a lost IPI costs
+ * one period, not the run. The target halts with IF=1 in its service loop;
+ * one IPI too many only makes it look at its mailbox once more.
+ */
+#define CALL_WATCH_SPINS	256u
+
+struct call_watch {
+	u32 spins;
+	u32 item;	/* mb->posted of the untaken item being timed, 0: none */
+	u64 since;
+};
+
+static void call_watch_step(u32 cpu, struct smp_mailbox *mb, struct call_watch *w)
+{
+	u32 item;
+	u64 now;
+
+	cpu_relax();
+	if (++w->spins % CALL_WATCH_SPINS)
+		return;
+	item = load_acquire(&mb->fn) ? READ_ONCE(mb->posted) : 0;
+	now = rdtsc();
+	if (item != w->item) {
+		w->item = item;
+		w->since = now;
+		return;
+	}
+	if (!item || now - w->since < us_to_cycles(backstop_ns() / 1000))
+		return;
+	atomic_inc(&call_resends);
+	apic_send_ipi(percpu[cpu].apic_id, SMP_CALL_VECTOR);
+	w->since = now;
+}
+
+static u32 mailbox_post(u32 cpu, smp_fn_t fn, void *arg)
+{
+	struct smp_mailbox *mb = &percpu[cpu].mbox;
+	struct call_watch w = { 0 };
+	u32 ticket;
+
+	spin_lock(&mb->lock);
+	while (load_acquire(&mb->fn))	/* the previous item is not taken yet */
+		call_watch_step(cpu, mb, &w);
+	mb->arg = arg;
+	ticket = ++mb->posted;
+	store_release(&mb->fn, fn);
+	spin_unlock(&mb->lock);
+	return ticket;
+}
+
+static void call_wait(u32 cpu, u32 ticket)
+{
+	struct smp_mailbox *mb = &percpu[cpu].mbox;
+	struct call_watch w = { 0 };
+
+	while (!ticket_done(mb, ticket))
+		call_watch_step(cpu, mb, &w);
+}
+
+int smp_call(u32 cpu, smp_fn_t fn, void *arg, bool wait)
+{
+	u32 ticket;
+
+	if (cpu == smp_id()) {
+		fn(arg);
+		return 0;
+	}
+	if (!smp_cpu_online(cpu))
+		return -1;
+	ticket = mailbox_post(cpu, fn, arg);
+	if (READ_ONCE(lose_next_call_ipi))
+		WRITE_ONCE(lose_next_call_ipi, false);
+	else
+		apic_send_ipi(percpu[cpu].apic_id, SMP_CALL_VECTOR);
+	if (wait)
+		call_wait(cpu, ticket);
+	return 0;
+}
+
+void smp_wait(u32 cpu)
+{
+	if (cpu != smp_id() && smp_cpu_online(cpu))
+		call_wait(cpu, READ_ONCE(percpu[cpu].mbox.posted));
+}
+
+u32 smp_call_resends(void)
+{
+	return load_acquire(&call_resends);
+}
+
+void smp_call_lose_next_ipi(void)
+{
+	WRITE_ONCE(lose_next_call_ipi, true);
+}
+
+void smp_call_all(smp_fn_t fn, void *arg)
+{
+	u32 self = smp_id();
+
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
+		if (cpu != self)
+			smp_call(cpu, fn, arg, false);
+	fn(arg);
+	for (u32 cpu = 0; cpu < boot_nr_cpus; cpu++)
+		smp_wait(cpu);
 }
 
 static void backstop_arm(void)

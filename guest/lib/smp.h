@@ -26,6 +26,14 @@ bool smp_cpu_online(u32 cpu);
 int smp_call(u32 cpu, smp_fn_t fn, void *arg, bool wait);
 /* Wait until everything posted to `cpu` so far has finished. */
 void smp_wait(u32 cpu);
+/*
+ * Waits on a mailbox (smp_call with `wait`, smp_wait, posting behind an
+ * untaken item) re-send the wake-up IPI when one item stays untaken for a
+ * backstop period: lost IPIs cost a period, not the run. How many re-sends:
+ */
+u32 smp_call_resends(void);
+/* For the smoke test: the next smp_call posts its item without the IPI. */
+void smp_call_lose_next_ipi(void);
 /* Run fn(arg) on every online vCPU, the caller included; wait for all. */
 void smp_call_all(smp_fn_t fn, void *arg);
 

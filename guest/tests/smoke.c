@@ -130,6 +130,34 @@ static void check_barrier(void)
 		printf("smoke: note: %u barrier waits were ended by the backstop timer, "
 		       "the wake-up IPI still missing 1 ms after the opening\n",
 		       smp_barrier_rescues());
+	if (smp_call_resends())
+		printf("smoke: note: %u smp_call wake-up IPIs were sent again, "
+		       "the item still untaken a backstop period later\n", smp_call_resends());
+}
+
+static u32 lost_call_ran_on = ~0u;
+
+static void lost_call_fn(void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(lost_call_ran_on, smp_id());
+}
+
+/* The last vCPU is halted in its service loop: post to it without the IPI. */
+static void check_lost_call_ipi(void)
+{
+	const char *name = "smp_call whose wake-up IPI is lost: the caller sends it again";
+	u32 target = boot_nr_cpus - 1, before = smp_call_resends();
+
+	if (smp_online_count() < 2 || !smp_cpu_online(target)) {
+		report_skip(name, "needs 2+ vCPUs online");
+		return;
+	}
+	smp_call_lose_next_ipi();
+	smp_call(target, lost_call_fn, NULL, true);
+	report_why(lost_call_ran_on == target && smp_call_resends() != before, name,
+		   "ran on vCPU %d, %u re-sends", (int)lost_call_ran_on, smp_call_resends() - before);
+	printf("smoke: the lost smp_call IPI took %u re-sends\n", smp_call_resends() - before);
 }
 
 /* vCPU 0 comes last, after the others halted, and drops the wake-up IPI. */
@@ -315,6 +343,7 @@ static void suite_smoke(const char *arg)
 	check_ipis();
 	check_barrier();
 	check_lost_wakeup();
+	check_lost_call_ipi();
 	check_exceptions();
 	cycles = check_cpl3_round_trip();
 	check_cpl3_exceptions();
