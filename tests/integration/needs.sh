@@ -1,4 +1,4 @@
-# needs.sh - sourced by tests/integration/run.sh and vmx.sh: what an area
+# needs.sh - sourced by tests/integration/run.sh and bochs.sh: what an area
 # needs beyond minivmm and guest.elf, as its executable cases.d/AREA.needs
 # prints it (the line forms are listed at the top of run.sh). Expects $top.
 # area_needs AREA: fill needs_files, needs_envs, needs_timeout and

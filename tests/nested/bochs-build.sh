@@ -3,21 +3,28 @@
 # boots, and print the directory holding it.
 #
 # Source: ../shared/vmx-bochs/bochs-2.7-src.tar.xz (upstream REL_2_7_FINAL)
-# plus vmx-intr-mask.patch, which fixes a Bochs bug that hangs an emulated
-# CPU whose L2 guest runs with IF=0 (external-interrupt exiting ignored).
-# Debian's bochs package has that bug, so it is not used.
+# plus two patches, applied in this order:
+#   vmx-intr-mask.patch  VM entry computes the interrupt mask before it is in
+#                        VMX guest mode, so an L2 guest with IF=0 masks the
+#                        emulated host's interrupts for good (external-
+#                        interrupt exiting ignored);
+#   svm-intr-mask.patch  the same twice over in SVM: VMRUN computes the mask
+#                        before in_svm_guest, and with V_INTR_MASKING and guest
+#                        IF=0 host interrupts are never unmasked again.
+# Debian's bochs package has the VMX bug, so it is not used. The SVM patch
+# makes AMD SVM under Bochs (run-nested.sh --bochs-svm) a usable test bed.
 #
 # Built with nogui (no display, no TCP port) and without the debugger, then
 # cached in $MINIVMM_BOCHS_CACHE (default /var/cache/minivmm when writable,
 # else ${XDG_CACHE_HOME:-~/.cache}/minivmm-nested) under a key made of the
-# source, the patch and this script's configure line, so a changed input
+# source, the patches and this script's configure line, so a changed input
 # rebuilds and an unchanged one never does. Concurrent callers wait on a lock.
 # Without the source folder, a build already cached on this machine is used
 # (and said); with neither, the message says what is missing.
 #
 # Usage: tests/nested/bochs-build.sh        -> stdout: DIR (DIR/bin/bochs,
 #        DIR/share/BIOS-bochs-latest, DIR/share/VGABIOS-lgpl-latest)
-# Environment: MINIVMM_VMX_SRC (folder with the tarball and the patch,
+# Environment: MINIVMM_VMX_SRC (folder with the tarball and the patches,
 #        default: ../shared/vmx-bochs next to the checkout).
 # Exit status: 0 with DIR printed; 125 when it cannot be built (message says why).
 set -euo pipefail
@@ -28,7 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 src_dir=${MINIVMM_VMX_SRC:-$top/../shared/vmx-bochs}
 tarball=$src_dir/bochs-2.7-src.tar.xz
-patchf=$src_dir/vmx-intr-mask.patch
+patches=("$src_dir/vmx-intr-mask.patch" "$src_dir/svm-intr-mask.patch")
 # What the emulated test bed needs: SMP, x86-64, VMX with EPT (vmx=2), no GUI.
 configure_args=(--enable-x86-64 --enable-smp --enable-cpu-level=6 --enable-vmx=2 --enable-svm
 	--enable-avx --enable-evex --enable-all-optimizations --enable-pci --with-nogui
@@ -41,22 +48,27 @@ elif mkdir -p /var/cache/minivmm 2>/dev/null && [[ -w /var/cache/minivmm ]]; the
 else
 	cache=${XDG_CACHE_HOME:-$HOME/.cache}/minivmm-nested
 fi
-if [[ ! -f $tarball || ! -f $patchf ]]; then
-	# A fresh clone elsewhere on a machine that built it once: use that build.
+have_src=1
+for f in "$tarball" "${patches[@]}"; do [[ -f $f ]] || have_src=0; done
+if ((!have_src)); then
+	# A fresh clone elsewhere on a machine that built it once: use that
+	# build, if it has every patch (an older one lacks the SVM fix).
 	for d in "$cache"/bochs-2.7-vmx-*/; do
-		[[ -x $d/bin/bochs && -f $d/.ready ]] && found=${d%/}
+		[[ -x $d/bin/bochs && -f $d/.ready ]] || continue
+		grep -q 'svm-intr-mask.patch' "$d/SOURCES" 2>/dev/null && found=${d%/}
 	done
 	if [[ -n ${found:-} ]]; then
 		echo "$prog: $src_dir not found; using the build cached in $found" >&2
 		echo "$found"
 		exit 0
 	fi
-	die "the patched Bochs source is not here: need $tarball and $patchf
+	die "the patched Bochs source is not here: need $tarball, ${patches[*]}
 (the folder ../shared/vmx-bochs next to this checkout, or set MINIVMM_VMX_SRC).
 Without it no VMX test bed can be built: Debian's bochs package hangs on L2 guests
 with IF=0 (see docs/backends.md)."
 fi
-key=$( { sha256sum <"$tarball"; sha256sum <"$patchf"; echo "${configure_args[*]}"; } |
+key=$( { sha256sum <"$tarball"; for f in "${patches[@]}"; do sha256sum <"$f"; done
+	echo "${configure_args[*]}"; } |
 	sha256sum | cut -c1-16)
 dir=$cache/bochs-2.7-vmx-$key
 if [[ -x $dir/bin/bochs && -f $dir/.ready ]]; then echo "$dir"; exit 0; fi
@@ -88,7 +100,9 @@ log=$tmp/build.log
 echo "$prog: building patched Bochs 2.7 (one-time, a few minutes; cached in $dir)" >&2
 start=$(date +%s)
 tar -C "$tmp" -xJf "$tarball" || die "cannot unpack $tarball"
-(cd "$tmp/bochs-2.7" && patch -p1 <"$patchf" >>"$log" 2>&1) || die "$patchf does not apply"
+for f in "${patches[@]}"; do
+	(cd "$tmp/bochs-2.7" && patch -p1 <"$f" >>"$log" 2>&1) || die "$f does not apply"
+done
 jobs=$(nproc 2>/dev/null || echo 2)
 if ! (cd "$tmp/bochs-2.7" && ./configure --prefix="$dir" "${configure_args[@]}" &&
 	nice -n 5 make -j"$jobs") >>"$log" 2>&1; then
@@ -98,7 +112,7 @@ fi
 mkdir -p "$tmp/out/bin" "$tmp/out/share"
 cp "$tmp/bochs-2.7/bochs" "$tmp/out/bin/bochs"
 cp "$tmp/bochs-2.7/bios/BIOS-bochs-latest" "$tmp/bochs-2.7/bios/VGABIOS-lgpl-latest" "$tmp/out/share/"
-sha256sum "$tarball" "$patchf" >"$tmp/out/SOURCES"
+sha256sum "$tarball" "${patches[@]}" >"$tmp/out/SOURCES"
 printf '%s\n' "${configure_args[*]}" >"$tmp/out/CONFIGURE"
 touch "$tmp/out/.ready"
 rm -rf "$dir"

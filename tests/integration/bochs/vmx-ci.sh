@@ -1,9 +1,9 @@
 # The VMX area `make check` runs on every submission, inside Bochs with an
-# emulated Intel CPU (tests/integration/vmx.sh). Few cases, each chosen for
+# emulated Intel CPU (tests/integration/bochs.sh vmx ci). Few cases, each chosen for
 # a place where VMX differs from kvm_pvm and SVM: VM entry of minivmm's
 # 64-bit state and of a Multiboot kernel's 32-bit one, fast PIO leaving RIP
 # on the OUT (#UD must land on the trapping instruction), IPIs, Hyper-V.
-# Sourced by cases.sh (run, has, ok, bad, skip). The full set: vmx/full.sh.
+# Sourced by cases.sh (run, has, ok, bad, skip). The full set: bochs.sh vmx full.
 
 # vmx_backend NAME: minivmm ran on kvm_intel, not on something else.
 vmx_backend() {

@@ -1,0 +1,42 @@
+# The cases that hung or failed on AMD SVM under Bochs before
+# svm-intr-mask.patch (../shared/vmx-bochs/README.md), first in
+# `make check-svm-bochs` (tests/integration/bochs.sh svm full): they prove
+# the test bed is the fixed build. Sourced by cases.sh (run, has, ok, bad,
+# skip). With the unpatched build (MINIVMM_BOCHS_DIR=an older build):
+#   (1) VMRUN computed the interrupt mask before it entered guest mode, so a
+#       pending V_IRQ never reached it: the CPL3 self-IPI with IF=1 was never
+#       taken ("0 interrupts, interrupted CS 0x0");
+#   (2) with V_INTR_MASKING and guest IF=0 the host's interrupts stayed
+#       masked for good: a vCPU spinning with IF=0 kept its emulated CPU, so
+#       `--timeout` could not end `spin`, the second vCPU came online late
+#       (the smoke boot check), and an smp_call from a caller spinning with
+#       IF=0 (hv-features' VP_INDEX check) never completed.
+
+svm_backend() {
+	grep -qF "kvm backend svm" "$T/out" && return 0
+	bad "$1" "banner does not say 'kvm backend svm': $(grep -m1 'kvm backend' "$T/out")"
+	return 1
+}
+
+c="SVM-Bochs: smoke with 2 vCPUs: both online in time, CPL3 self-IPI with IF=1 taken (fix 1)"
+run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && svm_backend "$c" &&
+	has "$c" out "minivmm: 2 vCPU" && has "$c" out "PASS: smoke: every vCPU came online" &&
+	has "$c" out "PASS: smoke: self-IPI taken at CPL3 with IF=1" &&
+	has "$c" out "PASS: smoke: cli at CPL3 runs on vmx/svm" &&
+	has "$c" out "PASS: smoke: smp_call whose wake-up IPI is lost: the caller sends it again" &&
+	has "$c" out "18 passed, 0 failed" && ok "$c"
+
+# smp_call() waits with IF=0: the VP_INDEX check posts to vCPU 1 from vCPU 0.
+c="SVM-Bochs: hv-features with 2 vCPUs: an smp_call from a caller spinning with IF=0 completes (fix 2)"
+run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" -- hv-features && svm_backend "$c" &&
+	has "$c" out "PASS: hv-features: VP_INDEX reads each vCPU's own index (2 vCPUs)" &&
+	has "$c" out " passed, 0 failed" &&
+	if grep -q "^FAIL" "$T/out"; then bad "$c" "a FAIL line"; else ok "$c"; fi
+
+# One vCPU per emulated CPU spinning with IF=0 (cli; jmp .): --timeout must
+# still get it out of guest mode.
+for n in 1 2; do
+	c="SVM-Bochs: --timeout ends a guest spinning with IF=0 ($n vCPUs, fix 2)"
+	run "$c" 3 -- --cpus "$n" --timeout 2 "$ELF" -- spin &&
+		has "$c" err "timeout" && has "$c" err "vCPU 0: RIP=" && ok "$c"
+done
