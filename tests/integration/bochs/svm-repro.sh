@@ -1,5 +1,6 @@
 # The cases that hung or failed on AMD SVM under Bochs before
-# svm-intr-mask.patch (../shared/vmx-bochs/README.md), first in
+# svm-intr-mask.patch (../shared/vmx-bochs/README.md) and the project's own
+# tests/nested/bochs-svm-shutdown.patch, first in
 # `make check-svm-bochs` (tests/integration/bochs.sh svm full): they prove
 # the test bed is the fixed build. Sourced by cases.sh (run, has, ok, bad,
 # skip). With the unpatched build (MINIVMM_BOCHS_DIR=an older build):
@@ -10,7 +11,10 @@
 #       masked for good: a vCPU spinning with IF=0 kept its emulated CPU, so
 #       `--timeout` could not end `spin`, the second vCPU came online late
 #       (the smoke boot check), and an smp_call from a caller spinning with
-#       IF=0 (hv-features' VP_INDEX check) never completed.
+#       IF=0 (hv-features' VP_INDEX check) never completed;
+#   (3) a triple fault in the guest never became the SHUTDOWN intercept's
+#       #VMEXIT: Bochs panicked ("3rd (13) exception with no resolution")
+#       and the whole test VM was gone.
 
 svm_backend() {
 	grep -qF "kvm backend svm" "$T/out" && return 0
@@ -40,3 +44,7 @@ for n in 1 2; do
 	run "$c" 3 -- --cpus "$n" --timeout 2 "$ELF" -- spin &&
 		has "$c" err "timeout" && has "$c" err "vCPU 0: RIP=" && ok "$c"
 done
+
+c="SVM-Bochs: a guest triple fault is KVM's SHUTDOWN exit, not the emulator's end (fix 3)"
+run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault && svm_backend "$c" &&
+	has "$c" err "triple fault" && has "$c" err "registers below are the x86 reset state" && ok "$c"
