@@ -218,11 +218,15 @@ check-linux:
 		$(B)/ptydrive
 	$(Q)MVM_LINUX_FULL=1 MINIVMM_AREAS=linux ./tests/integration/run.sh
 
+# What the Bochs groups' areas use, as `integration` builds it (the sandbox
+# area's forbidden-call build, the linux area's initramfs and ptydrive).
+BOCHS_AREA_DEPS = all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio $(B)/ptydrive
+
 # The integration areas on Intel VMX, in Bochs (tests/integration/bochs.sh; slow).
 .PHONY: check-vmx
 check-vmx:
 	$(Q)./scripts/deps.sh vmx
-	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan
+	$(Q)$(MAKE) --no-print-directory $(BOCHS_AREA_DEPS)
 	$(Q)./tests/integration/bochs.sh vmx full $(VMX_GROUPS)
 
 # The same areas on AMD SVM in the same Bochs (a second SVM emulator beside
@@ -230,7 +234,7 @@ check-vmx:
 .PHONY: check-svm-bochs
 check-svm-bochs:
 	$(Q)./scripts/deps.sh vmx
-	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan
+	$(Q)$(MAKE) --no-print-directory $(BOCHS_AREA_DEPS)
 	$(Q)./tests/integration/bochs.sh svm full $(SVM_BOCHS_GROUPS)
 
 bench:

@@ -98,6 +98,7 @@ vm_run() {	# vm_run AREA...: 0 the VM reached a verdict line
 	local files=(--file "$top/minivmm" --file "$top/guest.elf" --file "$top/tests/integration")
 	local envs=(--env "KUT_DIR=$KUT_DIR" --env "MVM_BED=$bed" --env "MVM_BED_BACKEND=$arch") a e
 	[ -n "$asan" ] && files+=(--file "$asan")
+	[ -x "$top/build/minivmm-sandbox-test" ] && files+=(--file "$top/build/minivmm-sandbox-test")
 	[ -d "$KUT_DIR" ] && files+=(--file "$KUT_DIR")
 	for a in "$@"; do	# an area's .needs (linux: the kernel and initramfs)
 		[[ $a == */* ]] && continue
