@@ -48,6 +48,14 @@ run() {
 	return 0
 }
 
+# on_backend NAME BACKEND: minivmm's banner says it ran on BACKEND (vmx, svm,
+# pvm), not on something else (the Bochs beds check what they emulate).
+on_backend() {
+	grep -qF "kvm backend $2" "$T/out" && return 0
+	bad "$1" "banner does not say 'kvm backend $2': $(grep -m1 'kvm backend' "$T/out")"
+	return 1
+}
+
 # has NAME FILE PATTERN: the output must contain the fixed string.
 has() {
 	if grep -qF -- "$3" "$T/$2"; then return 0; fi

@@ -16,14 +16,8 @@
 #       #VMEXIT: Bochs panicked ("3rd (13) exception with no resolution")
 #       and the whole test VM was gone.
 
-svm_backend() {
-	grep -qF "kvm backend svm" "$T/out" && return 0
-	bad "$1" "banner does not say 'kvm backend svm': $(grep -m1 'kvm backend' "$T/out")"
-	return 1
-}
-
 c="SVM-Bochs: smoke with 2 vCPUs: both online in time, CPL3 self-IPI with IF=1 taken (fix 1)"
-run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && svm_backend "$c" &&
+run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && on_backend "$c" svm &&
 	has "$c" out "minivmm: 2 vCPU" && has "$c" out "PASS: smoke: every vCPU came online" &&
 	has "$c" out "PASS: smoke: self-IPI taken at CPL3 with IF=1" &&
 	has "$c" out "PASS: smoke: cli at CPL3 runs on vmx/svm" &&
@@ -32,7 +26,7 @@ run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && svm_backend "$c" &&
 
 # smp_call() waits with IF=0: the VP_INDEX check posts to vCPU 1 from vCPU 0.
 c="SVM-Bochs: hv-features with 2 vCPUs: an smp_call from a caller spinning with IF=0 completes (fix 2)"
-run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" -- hv-features && svm_backend "$c" &&
+run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" -- hv-features && on_backend "$c" svm &&
 	has "$c" out "PASS: hv-features: VP_INDEX reads each vCPU's own index (2 vCPUs)" &&
 	has "$c" out " passed, 0 failed" &&
 	if grep -q "^FAIL" "$T/out"; then bad "$c" "a FAIL line"; else ok "$c"; fi
@@ -46,5 +40,5 @@ for n in 1 2; do
 done
 
 c="SVM-Bochs: a guest triple fault is KVM's SHUTDOWN exit, not the emulator's end (fix 3)"
-run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault && svm_backend "$c" &&
+run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault && on_backend "$c" svm &&
 	has "$c" err "triple fault" && has "$c" err "registers below are the x86 reset state" && ok "$c"

@@ -5,15 +5,8 @@
 # on the OUT (#UD must land on the trapping instruction), IPIs, Hyper-V.
 # Sourced by cases.sh (run, has, ok, bad, skip). The full set: bochs.sh vmx full.
 
-# vmx_backend NAME: minivmm ran on kvm_intel, not on something else.
-vmx_backend() {
-	grep -qF "kvm backend vmx" "$T/out" && return 0
-	bad "$1" "banner does not say 'kvm backend vmx': $(grep -m1 'kvm backend' "$T/out")"
-	return 1
-}
-
 c="VMX: smoke with 2 vCPUs"
-run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && vmx_backend "$c" &&
+run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && on_backend "$c" vmx &&
 	has "$c" out "minivmm: 2 vCPU" && has "$c" out "PASS: smoke: ud2 at CPL3 caught as #UD" &&
 	has "$c" out "PASS: smoke: cli at CPL3 runs on vmx/svm" &&
 	has "$c" out "PASS: smoke: barrier whose wake-up IPI is lost: the backstop timer ends the wait" &&
@@ -25,7 +18,7 @@ run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && vmx_backend "$c" &&
 # Refused hypercalls through the trap OUT itself: the #UD must land on it
 # (the guest's exception table only knows that address).
 c="VMX: hv-features with 2 vCPUs, #UD on the trapping OUT"
-run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" -- hv-features && vmx_backend "$c" &&
+run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" -- hv-features && on_backend "$c" vmx &&
 	has "$c" out "PASS: hv-features: hypercall with the page disabled raises #UD" &&
 	has "$c" out " passed, 0 failed" &&
 	if grep -q "^FAIL" "$T/out"; then bad "$c" "a FAIL line"; else ok "$c"; fi
