@@ -1,6 +1,6 @@
 # The cases that hung or failed on AMD SVM under Bochs before
 # svm-intr-mask.patch (../shared/vmx-bochs/README.md) and the project's own
-# tests/nested/bochs-svm-shutdown.patch, first in
+# tests/nested/bochs-svm-shutdown.patch and bochs-svm-sstep.patch, first in
 # `make check-svm-bochs` (tests/integration/bochs.sh svm full): they prove
 # the test bed is the fixed build. Sourced by cases.sh (run, has, ok, bad,
 # skip). With the unpatched build (MINIVMM_BOCHS_DIR=an older build):
@@ -14,7 +14,10 @@
 #       IF=0 (hv-features' VP_INDEX check) never completed;
 #   (3) a triple fault in the guest never became the SHUTDOWN intercept's
 #       #VMEXIT: Bochs panicked ("3rd (13) exception with no resolution")
-#       and the whole test VM was gone.
+#       and the whole test VM was gone;
+#   (4) a #VMEXIT kept the single-step trap scheduled for the intercepted
+#       instruction, so the host took it: vmexit's path lengths (it
+#       single-steps each hypercall row) triple-faulted the L1.
 
 c="SVM-Bochs: smoke with 2 vCPUs: both online in time, CPL3 self-IPI with IF=1 taken (fix 1)"
 run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && on_backend "$c" svm &&
@@ -42,3 +45,8 @@ done
 c="SVM-Bochs: a guest triple fault is KVM's SHUTDOWN exit, not the emulator's end (fix 3)"
 run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault && on_backend "$c" svm &&
 	has "$c" err "triple fault" && has "$c" err "registers below are the x86 reset state" && ok "$c"
+
+c="SVM-Bochs: vmexit single-steps hypercall paths across #VMEXITs, the host untouched (fix 4)"
+run "$c" 0 -- --cpus 1 --iters 5 --timeout 120 "$ELF" -- vmexit && on_backend "$c" svm &&
+	has "$c" out "PASS: vmexit: hypercall path lengths single-stepped, CPL0 instruction cost measured" &&
+	has "$c" out " passed, 0 failed" && ok "$c"
