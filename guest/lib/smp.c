@@ -86,7 +86,8 @@ static u64 backstop_ns(void)
 
 struct call_watch {
 	u32 spins;
-	u32 item;	/* mb->posted of the untaken item being timed, 0: none */
+	bool timing;	/* an untaken item is being timed: */
+	u32 item;	/* its mb->posted */
 	u64 since;
 };
 
@@ -98,14 +99,19 @@ static void call_watch_step(u32 cpu, struct smp_mailbox *mb, struct call_watch *
 	cpu_relax();
 	if (++w->spins % CALL_WATCH_SPINS)
 		return;
-	item = load_acquire(&mb->fn) ? READ_ONCE(mb->posted) : 0;
+	if (!load_acquire(&mb->fn)) {
+		w->timing = false;
+		return;
+	}
+	item = READ_ONCE(mb->posted);
 	now = rdtsc();
-	if (item != w->item) {
+	if (!w->timing || item != w->item) {
+		w->timing = true;
 		w->item = item;
 		w->since = now;
 		return;
 	}
-	if (!item || now - w->since < us_to_cycles(backstop_ns() / 1000))
+	if (now - w->since < us_to_cycles(backstop_ns() / 1000))
 		return;
 	atomic_inc(&call_resends);
 	apic_send_ipi(percpu[cpu].apic_id, SMP_CALL_VECTOR);
