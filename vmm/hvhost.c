@@ -278,9 +278,9 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.nr_vcpus = vm->cfg.nr_vcpus,
 		.xmm_input = vm->cfg.hv_xmm,
 		.xmm_spill = vm->cfg.xmm_path == XMM_PATH_SPILL,
-		.flush_hint = true,
-		.ipi_hint = true,
-		.ex_hint = true,
+		.flush_hint = vm->cfg.hv_hints & VMM_HV_HINT_FLUSH,
+		.ipi_hint = vm->cfg.hv_hints & VMM_HV_HINT_IPI,
+		.ex_hint = vm->cfg.hv_hints & VMM_HV_HINT_EX,
 		/*
 		 * What Linux needs to boot cleanly (docs/hyperv.md, "Linux
 		 * guests"); the TSC rate follows once vCPU 0 exists

@@ -31,6 +31,7 @@ enum {
 	OPT_NO_SANDBOX,
 	OPT_PV,
 	OPT_INITRD,
+	OPT_HV_HINTS,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "no-hyperv", no_argument, NULL, OPT_NO_HYPERV },
 	{ "no-hv-xmm", no_argument, NULL, OPT_NO_HV_XMM },
 	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
+	{ "hv-hints", required_argument, NULL, OPT_HV_HINTS },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
 	{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
@@ -94,6 +96,11 @@ void options_usage(FILE *f)
 "      --hv-xmm-path P   how XMM0-5 reach the VMM: 'spill' (the hypercall page\n"
 "                        stores them), 'ioctl' (KVM_GET_FPU) or 'auto' (default:\n"
 "                        time both at start on this host, take the cheaper)\n"
+"      --hv-hints LIST   the Hyper-V recommendations shown: a comma list of\n"
+"                        'flush' (remote TLB flush), 'ipi' (cluster IPI), 'ex'\n"
+"                        (Ex processor masks), or 'none' (default:\n"
+"                        flush,ipi,ex); a guest that heeds them (Linux) takes\n"
+"                        its native path for a hint left out\n"
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
 "      --pin LIST        pin vCPU threads to host CPUs, e.g. 0,1 or 0-1 or 0,0,0,0;\n"
 "                        vCPU i gets entry i mod length\n"
@@ -214,6 +221,7 @@ static void config_defaults(struct vm_config *cfg)
 	cfg->mem_size = VMM_DEFAULT_MEM;
 	cfg->kvm_path = "/dev/kvm";
 	cfg->hv_xmm = true;
+	cfg->hv_hints = VMM_HV_HINTS_ALL;
 	cfg->xmm_path = XMM_PATH_AUTO;
 	cfg->sandbox = true;
 }
@@ -295,6 +303,62 @@ static enum options_result parse_pv(const char *arg, struct vm_config *cfg,
 	return fail(err, errlen, "--pv '%s': need 'hyperv', 'kvm', 'hyperv+kvm' or 'none'", arg);
 }
 
+static const struct {
+	const char *name;
+	unsigned int bit;
+} hint_names[] = {
+	{ "flush", VMM_HV_HINT_FLUSH },
+	{ "ipi", VMM_HV_HINT_IPI },
+	{ "ex", VMM_HV_HINT_EX },
+};
+
+void options_hints_name(unsigned int hints, char *out, size_t outlen)
+{
+	size_t used = 0;
+
+	snprintf(out, outlen, "none");
+	for (unsigned int i = 0; i < sizeof(hint_names) / sizeof(hint_names[0]); i++)
+		if ((hints & hint_names[i].bit) && used < outlen)
+			used += (size_t)snprintf(out + used, outlen - used, "%s%s",
+						 used ? "," : "", hint_names[i].name);
+}
+
+/* "flush,ipi", "ex", "none": each name once; "none" alone. */
+static enum options_result parse_hints(const char *arg, struct vm_config *cfg,
+				       char *err, size_t errlen)
+{
+	char buf[64], *tok, *save = NULL;
+	unsigned int hints = 0;
+
+	if (!strcmp(arg, "none")) {
+		cfg->hv_hints = 0;
+		cfg->hv_hints_given = true;
+		return OPTIONS_OK;
+	}
+	if (!*arg || strlen(arg) >= sizeof(buf))
+		return fail(err, errlen, "--hv-hints '%s': need a comma list of flush, ipi, ex, or 'none'",
+			    arg);
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int i, n = sizeof(hint_names) / sizeof(hint_names[0]);
+
+		for (i = 0; i < n && strcmp(tok, hint_names[i].name); i++)
+			;
+		if (i == n)
+			return fail(err, errlen, "--hv-hints '%s': unknown hint '%s' (flush, ipi, ex, or 'none' alone)",
+				    arg, tok);
+		if (hints & hint_names[i].bit)
+			return fail(err, errlen, "--hv-hints '%s': '%s' named twice", arg, tok);
+		hints |= hint_names[i].bit;
+	}
+	/* strtok_r skips empty fields: ",flush" or "flush,,ipi" must not pass as a list. */
+	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		return fail(err, errlen, "--hv-hints '%s': an empty name in the list", arg);
+	cfg->hv_hints = hints;
+	cfg->hv_hints_given = true;
+	return OPTIONS_OK;
+}
+
 static enum options_result parse_one(int opt, const char *arg, struct vm_config *cfg,
 				     char *err, size_t errlen)
 {
@@ -328,6 +392,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_PV: return parse_pv(arg, cfg, err, errlen);
 	case OPT_INITRD: cfg->initrd_path = arg; return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
+	case OPT_HV_HINTS: return parse_hints(arg, cfg, err, errlen);
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
 	case OPT_NO_SANDBOX: cfg->sandbox = false; return OPTIONS_OK;

@@ -40,6 +40,17 @@ enum pv_personality {
 /* Room for the joined kernel arguments; each guest kind checks its own limit. */
 #define VMM_ARGS_MAX		4096
 
+/*
+ * The Hyper-V recommendations (CPUID 0x40000004 EAX) a guest may be shown
+ * or denied, for control runs: Linux makes a flush or IPI hypercall only
+ * when its hint is set, an Ex call only with VMM_HV_HINT_EX too. minivmm
+ * serves every call whatever the hints say (a hint is advice, not a gate).
+ */
+#define VMM_HV_HINT_FLUSH	(1u << 0)	/* remote TLB flush recommended */
+#define VMM_HV_HINT_IPI		(1u << 1)	/* cluster IPI recommended */
+#define VMM_HV_HINT_EX		(1u << 2)	/* Ex processor masks recommended */
+#define VMM_HV_HINTS_ALL	(VMM_HV_HINT_FLUSH | VMM_HV_HINT_IPI | VMM_HV_HINT_EX)
+
 enum xmm_path {
 	XMM_PATH_IOCTL = 0,	/* KVM_GET_FPU on every XMM-fast hypercall */
 	XMM_PATH_SPILL = 1,	/* the hypercall page stores XMM0-5 below RSP */
@@ -58,6 +69,8 @@ struct vm_config {
 	enum pv_personality pv;		/* --pv (--hyperv, --no-hyperv); PV_DEFAULT until vm.c decides */
 	const char *initrd_path;	/* --initrd: Linux kernels only */
 	bool hv_xmm;			/* advertise XMM-fast input */
+	unsigned int hv_hints;		/* VMM_HV_HINT_*: --hv-hints, default all */
+	bool hv_hints_given;		/* --hv-hints on the command line */
 	enum xmm_path xmm_path;
 	const char *json_path;
 	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */
@@ -86,6 +99,8 @@ static inline bool options_pv_has_hyperv(enum pv_personality pv)
 {
 	return pv == PV_HYPERV || pv == PV_HYPERV_KVM;
 }
+/* "flush,ipi,ex", "none", ...: the hints in --hv-hints' own words. */
+void options_hints_name(unsigned int hints, char *out, size_t outlen);
 /* "hyperv", "kvm", ... for the banner and errors. */
 const char *options_pv_name(enum pv_personality pv);
 

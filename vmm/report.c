@@ -80,9 +80,13 @@ void report_banner(const struct vm *vm, FILE *f)
 		k->host_cpus == 1 ? "" : "s", over ? " (overcommitted)" : "",
 		(unsigned long long)(vm->mem.size >> 20), (unsigned long long)(vm->tsc_khz / 1000),
 		(unsigned long long)(vm->tsc_khz % 1000), vm->hv ? "on" : "off");
-	if (vm->hv)
-		fprintf(f, " (xmm input %s, path %s)", vm->cfg.hv_xmm ? "on" : "off",
+	if (vm->hv) {
+		char hints[32];
+
+		options_hints_name(vm->cfg.hv_hints, hints, sizeof(hints));
+		fprintf(f, " (hints %s, xmm input %s, path %s)", hints, vm->cfg.hv_xmm ? "on" : "off",
 			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
+	}
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
 	fprintf(f, "minivmm: sandbox %s\n", sandbox_banner(vm));
 	banner_guest(vm, f);
@@ -394,7 +398,11 @@ static json_t *xmm_calib_json(const struct vm *vm)
 
 static json_t *env_json(const struct vm *vm)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s, s:s, s:s, s:o}",
+	char hints[32];
+	json_t *env;
+
+	options_hints_name(vm->cfg.hv_hints, hints, sizeof(hints));
+	env = json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b, s:I, s:b, s:s, s:s, s:s, s:o}",
 			 "minivmm", vmm_version(), "backend", kvm_backend_name(vm->kvm.backend),
 			 "host_kernel", vm->kvm.kernel, "cpu_model", vm->kvm.cpu_model,
 			 "tsc_khz", (json_int_t)vm->tsc_khz, "vcpus", (int)vm->cfg.nr_vcpus,
@@ -404,6 +412,10 @@ static json_t *env_json(const struct vm *vm)
 			 "pv", options_pv_name(vm->cfg.pv), "guest", guest_kind_name(vm->image.kind),
 			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl",
 			 "xmm_path_choice", xmm_calib_json(vm));
+	/* What CPUID 0x40000004 recommended; null where no Hyper-V was shown. */
+	if (env)
+		json_object_set_new(env, "hv_hints", vm->hv ? json_string(hints) : json_null());
+	return env;
 }
 
 static json_t *vcpus_json(const struct vm *vm)

@@ -207,6 +207,9 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
 	if (vm->cfg.initrd_path && vm->image.kind != IMAGE_LINUX)
 		return errmsg(err, errlen, "--initrd %s: %s is not a Linux kernel (only Linux takes an initrd)",
 			      vm->cfg.initrd_path, vm->cfg.elf_path);
+	if (vm->cfg.hv_hints_given && !options_pv_has_hyperv(vm->cfg.pv))
+		return errmsg(err, errlen, "--hv-hints: the guest is shown no Hyper-V (--pv %s); hints need --pv hyperv or hyperv+kvm",
+			      options_pv_name(vm->cfg.pv));
 	if (vm->image.kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX)
 		return errmsg(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",
 			      MVM_CMDLINE_MAX - 1);

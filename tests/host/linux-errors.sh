@@ -3,7 +3,8 @@
 # no KVM): each gives exit 2 and one precise line on stderr, and nothing
 # boots. Inputs are made from Debian's 6.1 kernel (scripts/linux-kernel.sh):
 # a bzImage cut short, one whose xz payload is damaged, an initrd larger
-# than --mem, and a command line longer than the kernel's 2047 bytes.
+# than --mem, a command line longer than the kernel's 2047 bytes, and
+# Hyper-V hints asked for where the guest is shown no Hyper-V.
 # SKIPs, saying why, when minivmm has no --initrd (no Linux loader yet) or
 # the kernel cannot be fetched.
 set -u
@@ -71,6 +72,9 @@ refused "initrd (256 MiB) larger than --mem 128M" "initrd.*(mem|RAM|fit)" \
 long=$(printf 'x%.0s' $(seq 2100))
 refused "command line past the kernel's 2047 bytes" "command line.*2047" \
 	-- --initrd "$initrd" "$bz" -- "mvm.pad=$long"
+
+refused "--hv-hints with no Hyper-V shown (--pv kvm)" "hv-hints.*no Hyper-V.*--pv kvm" \
+	-- --pv kvm --hv-hints ipi --initrd "$initrd" "$bz"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -37,6 +37,8 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(cfg.pv, PV_DEFAULT);	/* the kernel's kind decides (vm.c) */
 	ck_assert_ptr_null(cfg.initrd_path);
 	ck_assert(cfg.hv_xmm);
+	ck_assert_uint_eq(cfg.hv_hints, VMM_HV_HINTS_ALL);
+	ck_assert(!cfg.hv_hints_given);
 	ck_assert_uint_eq(cfg.timeout_s, 0);
 	ck_assert_str_eq(cfg.cmdline, "");
 	ck_assert_str_eq(cfg.kvm_path, "/dev/kvm");
@@ -340,6 +342,42 @@ START_TEST(test_default_mem_grows)
 }
 END_TEST
 
+/* --hv-hints: a list of known names, each once, or "none" alone; the name comes back the same. */
+START_TEST(test_hv_hints)
+{
+	char name[32];
+
+	ck_assert_int_eq(parse("--hv-hints", "ipi,flush", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.hv_hints, VMM_HV_HINT_FLUSH | VMM_HV_HINT_IPI);
+	ck_assert(cfg.hv_hints_given);
+	options_hints_name(cfg.hv_hints, name, sizeof(name));
+	ck_assert_str_eq(name, "flush,ipi");
+	ck_assert_int_eq(parse("--hv-hints", "ex", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.hv_hints, VMM_HV_HINT_EX);
+	ck_assert_int_eq(parse("--hv-hints", "none", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.hv_hints, 0);
+	ck_assert(cfg.hv_hints_given);
+	options_hints_name(0, name, sizeof(name));
+	ck_assert_str_eq(name, "none");
+	options_hints_name(VMM_HV_HINTS_ALL, name, sizeof(name));
+	ck_assert_str_eq(name, "flush,ipi,ex");
+
+	ck_assert_int_eq(parse("--hv-hints", "flush,tlb", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--hv-hints 'flush,tlb': unknown hint 'tlb' (flush, ipi, ex, or 'none' alone)");
+	ck_assert_int_eq(parse("--hv-hints", "ipi,ipi", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--hv-hints 'ipi,ipi': 'ipi' named twice");
+	ck_assert_int_eq(parse("--hv-hints", "none,ipi", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--hv-hints 'none,ipi': unknown hint 'none' (flush, ipi, ex, or 'none' alone)");
+	ck_assert_int_eq(parse("--hv-hints", "flush,", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--hv-hints 'flush,': an empty name in the list");
+	ck_assert_int_eq(parse("--hv-hints", ",ipi", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--hv-hints", "flush,,ipi", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--hv-hints", "", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--hv-hints '': need a comma list of flush, ipi, ex, or 'none'");
+	ck_assert_int_eq(parse("--hv-hints", ",", "g.elf", NULL), OPTIONS_ERROR);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -362,6 +400,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_vcpu_limits_named);
 	tcase_add_test(tc, test_default_mem_grows);
 	tcase_add_test(tc, test_pv);
+	tcase_add_test(tc, test_hv_hints);
 	suite_add_tcase(s, tc);
 	return s;
 }
