@@ -108,6 +108,8 @@ static int flush_guest_tlb(struct vcpu *v)
 
 	if (ioctl(v->fd, KVM_GET_SREGS, &sr))
 		return -1;
+	/* Only CR4.PGE may change: not TR's type (x86.h says why). */
+	x86_sregs_keep_svm_tr(&sr, v->vm->kvm.backend == MVM_BACKEND_SVM);
 	sr.cr4 ^= X86_CR4_PGE;
 	if (ioctl(v->fd, KVM_SET_SREGS, &sr))
 		return -1;

@@ -241,3 +241,9 @@ int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint
 		return -1;
 	return x86_read_gva(mem, s->cr3, la, dst, len);
 }
+
+void x86_sregs_keep_svm_tr(struct kvm_sregs *sr, bool svm)
+{
+	if (svm && sr->tr.type == X86_TSS_BUSY)
+		sr->tr.type = X86_TSS_AVAILABLE;
+}

@@ -51,4 +51,20 @@ int x86_read_gva(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, void *
 int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint64_t la,
 		    void *dst, size_t len);
 
+/* TSS descriptor types (the 32-bit and the 64-bit TSS share them). */
+#define X86_TSS_AVAILABLE	9
+#define X86_TSS_BUSY		11
+
+/*
+ * Before KVM_SET_SREGS writes back what KVM_GET_SREGS read on SVM: give TR
+ * the type the VMCB held. KVM's SVM code reports TR as busy whatever the
+ * VMCB says (svm_get_segment), because after the guest's own LTR the VMCB
+ * holds an available TSS; a round trip would mark it busy. Hardware ignores
+ * TR's type outside task switches, but QEMU's TCG checks a CPL3 `in`/`out`
+ * against the TSS I/O bitmap only when TR is an available TSS (check_io):
+ * with a busy TR every port the guest allowed with ioperm() raises #GP
+ * (measured, docs/robustness.md). Nothing changes on VMX or pvm.
+ */
+void x86_sregs_keep_svm_tr(struct kvm_sregs *sr, bool svm);
+
 #endif

@@ -201,6 +201,33 @@ START_TEST(test_x86_boot_tables)
 }
 END_TEST
 
+/* A flush's KVM_SET_SREGS on SVM gives TR back the available type; nothing else moves, and never on VMX. */
+START_TEST(test_x86_keep_svm_tr)
+{
+	struct kvm_sregs sr, before;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.tr.type = X86_TSS_BUSY;
+	sr.tr.base = 0xfffffe0000003000ULL;
+	sr.tr.limit = 0x4087;
+	sr.cr4 = 0x310ef0;
+	before = sr;
+	x86_sregs_keep_svm_tr(&sr, false);
+	ck_assert_mem_eq(&sr, &before, sizeof(sr));
+	x86_sregs_keep_svm_tr(&sr, true);
+	ck_assert_uint_eq(sr.tr.type, X86_TSS_AVAILABLE);
+	sr.tr.type = X86_TSS_BUSY;
+	ck_assert_mem_eq(&sr, &before, sizeof(sr));
+	/* Any other type (a guest that never loaded TR: 3, a 16-bit busy TSS) stays. */
+	sr.tr.type = 3;
+	x86_sregs_keep_svm_tr(&sr, true);
+	ck_assert_uint_eq(sr.tr.type, 3);
+	sr.tr.type = X86_TSS_AVAILABLE;
+	x86_sregs_keep_svm_tr(&sr, true);
+	ck_assert_uint_eq(sr.tr.type, X86_TSS_AVAILABLE);
+}
+END_TEST
+
 static Suite *x86_suite(void)
 {
 	Suite *s = suite_create("x86");
@@ -214,6 +241,7 @@ static Suite *x86_suite(void)
 	tcase_add_test(tc, test_x86_read_gva);
 	tcase_add_test(tc, test_x86_read_linear);
 	tcase_add_test(tc, test_x86_boot_tables);
+	tcase_add_test(tc, test_x86_keep_svm_tr);
 	suite_add_tcase(s, tc);
 	return s;
 }
