@@ -24,13 +24,15 @@ static const dev_create_fn multiboot_devices[] = {
 
 /*
  * Linux (docs/linux-devices.md): COM1 with IRQ 4 fed from stdin, the exit
- * port (a test inside Linux can end the run), the PM1a blocks and PM timer
+ * port (a test inside Linux can end the run), the results port (a Linux
+ * program's records: docs/linux-work.md), the PM1a blocks and PM timer
  * the FADT names, the i8042 for reset, the CMOS clock, PCI config space
  * with nothing behind.
  */
 static const dev_create_fn linux_devices[] = {
 	linux_console_dev_create,
 	exit_dev_create,
+	results_dev_create,
 	acpi_pm_dev_create,
 	pmtimer_dev_create,
 	i8042_dev_create,
