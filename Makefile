@@ -83,6 +83,15 @@ $(B)/selftest/vmm/sandbox.o: vmm/sandbox.c
 $(B)/minivmm-sandbox-test: $(filter-out $(B)/host/vmm/sandbox.o,$(HOST_OBJS)) $(B)/selftest/vmm/sandbox.o
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
+# Test-only build (never installed): Hyper-V flush hypercalls flush nothing,
+# the negative control of the Linux shootdown check (cases.d/linux_work.inc).
+$(B)/noflush/vmm/hvhost.o: vmm/hvhost.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) -DMVM_FAULT_NO_FLUSH -c -o $@ $<
+
+$(B)/minivmm-noflush: $(filter-out $(B)/host/vmm/hvhost.o,$(HOST_OBJS)) $(B)/noflush/vmm/hvhost.o
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
 # make bench: the vCPU filter's own cost per ioctl, host-measured (scripts/bench-sandbox.py).
 $(B)/sandbox-cost: $(B)/host/tests/bench/sandbox_cost.o $(B)/host/vmm/sandbox.o $(B)/host/vmm/errmsg.o
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
@@ -171,7 +180,8 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/host/tally.sh
 	$(Q)./tests/compare/compare.sh
 
-integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio $(B)/ptydrive
+integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio \
+		$(B)/ptydrive
 	$(Q)./tests/integration/run.sh
 
 # Linux guests (tests/linux/): the initramfs the linux area boots, and a
@@ -183,8 +193,18 @@ LINUX_CPUS ?= 2
 LINUX_PV   ?=
 LINUX_ARGS ?=
 LINUX_INITRD_SRCS := tests/linux/mkinitramfs.sh tests/linux/init tests/linux/tx.awk
-$(B)/linux/initramfs.cpio: $(LINUX_INITRD_SRCS)
-	$(Q)./tests/linux/mkinitramfs.sh $@
+# The workloads /init runs (tests/linux/work/: static C, Linux user space,
+# records to minivmm through include/minivmm/abi.h).
+LINUX_WORK      := shootdown membarrier
+LINUX_WORK_BINS := $(addprefix $(B)/linux/work/,$(LINUX_WORK))
+LINUX_WORK_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -static -pthread \
+	-I include -ffile-prefix-map=$(CURDIR)/=
+$(B)/linux/work/%: tests/linux/work/%.c tests/linux/work/mvm_user.c tests/linux/work/mvm_user.h \
+		include/minivmm/abi.h
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LINUX_WORK_CFLAGS) -o $@ $< tests/linux/work/mvm_user.c
+$(B)/linux/initramfs.cpio: $(LINUX_INITRD_SRCS) $(LINUX_WORK_BINS)
+	$(Q)./tests/linux/mkinitramfs.sh $@ $(LINUX_WORK_BINS)
 # The linux area types at a Linux shell through a pseudo-terminal with it.
 $(B)/ptydrive: tests/linux/ptydrive.c
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $<
@@ -214,13 +234,13 @@ check:
 .PHONY: check-linux
 check-linux:
 	$(Q)./scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio \
+	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio \
 		$(B)/ptydrive
 	$(Q)MVM_LINUX_FULL=1 MINIVMM_AREAS=linux ./tests/integration/run.sh
 
 # What the Bochs groups' areas use, as `integration` builds it (the sandbox
 # area's forbidden-call build, the linux area's initramfs and ptydrive).
-BOCHS_AREA_DEPS = all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/linux/initramfs.cpio $(B)/ptydrive
+BOCHS_AREA_DEPS = all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio $(B)/ptydrive
 
 # The integration areas on Intel VMX, in Bochs (tests/integration/bochs.sh; slow).
 .PHONY: check-vmx

@@ -92,6 +92,17 @@ static int flush_waits_reserve(struct vcpu *self, unsigned int need)
 
 int hvhost_flush_vcpus(struct vm *vm, unsigned int caller, const struct hv_vpmask *set)
 {
+#ifdef MVM_FAULT_NO_FLUSH
+	/*
+	 * build/minivmm-noflush only (never installed): the flush is skipped,
+	 * so that a test can show its stale-read check fails without it
+	 * (tests/integration/cases.d/linux_work.inc).
+	 */
+	(void)vm;
+	(void)caller;
+	(void)set;
+	return 0;
+#endif
 	struct vcpu *self = &vm->vcpus[caller];
 	unsigned int n = vm->cfg.nr_vcpus, nr_wait = 0, ahead = hv_vpmask_next(set, 0, n);
 
@@ -297,6 +308,9 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.tsc_invariant = is_linux && cpuid_kvm_tsc_invariant(vm->kvm.fd),
 	};
 
+#ifdef MVM_FAULT_NO_FLUSH
+	fprintf(stderr, "minivmm: TEST BUILD (minivmm-noflush): Hyper-V flush hypercalls flush nothing\n");
+#endif
 	vm->hv = hv_create(&cfg, &host_ops, vm);
 	if (!vm->hv) {
 		snprintf(err, errlen, "cannot create the Hyper-V layer (out of memory)");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Linux test initramfs and its transmit check, without any VM: the cpio
-# holds what /init needs (static busybox, /init, tx.awk) and nothing else,
+# holds what /init needs (static busybox, /init, tx.awk, the static
+# workloads of tests/linux/work/ under /mvm/bin) and nothing else,
 # /init parses under busybox sh, the build is reproducible, and check-tx.sh
 # accepts a complete transmit and refuses a lost line, a changed byte and a
 # missing or wrong summary line.
@@ -9,6 +10,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cpio_file=$(realpath -m -- "${1:-$top/build/linux/initramfs.cpio}")
 tools=$top/tests/linux
+work=$top/build/linux/work	# make builds the workloads here
+workloads="membarrier shootdown"
 pass=0 fail=0
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -21,8 +24,8 @@ if ! command -v busybox >/dev/null || ! command -v cpio >/dev/null; then
 	exit 0
 fi
 
-c="initramfs: exactly /init, static busybox and tx.awk, owned by root"
-want=$(printf '%s\n' bin bin/busybox dev init mvm mvm/tx.awk proc sys tmp)
+c="initramfs: exactly /init, static busybox, tx.awk and the static workloads, owned by root"
+want=$(printf '%s\n' bin bin/busybox dev init mvm mvm/bin mvm/bin/membarrier mvm/bin/shootdown mvm/tx.awk proc sys tmp)
 if [ ! -f "$cpio_file" ]; then
 	bad "$c" "no $cpio_file (make build/linux/initramfs.cpio)"
 else
@@ -40,6 +43,9 @@ else
 		bad "$c" "busybox is dynamically linked"
 	elif ! cmp -s "$t/x/init" "$tools/init" || ! cmp -s "$t/x/mvm/tx.awk" "$tools/tx.awk"; then
 		bad "$c" "/init or tx.awk differ from tests/linux/ (stale build?)"
+	elif dyn=$(for w in $workloads; do readelf -l "$t/x/mvm/bin/$w" 2>/dev/null |
+		grep -q 'program interpreter' && echo "$w"; done) && [ -n "$dyn" ]; then
+		bad "$c" "dynamically linked workloads: $dyn"
 	else
 		ok "$c"
 	fi
@@ -49,10 +55,22 @@ c="initramfs: /init parses under busybox sh"
 if err=$(busybox sh -n "$tools/init" 2>&1); then ok "$c"; else bad "$c" "$err"; fi
 
 c="initramfs: two builds give the same bytes"
-if "$tools/mkinitramfs.sh" "$t/a.cpio" && "$tools/mkinitramfs.sh" "$t/b.cpio" && cmp -s "$t/a.cpio" "$t/b.cpio"; then
+wbins=""
+for w in $workloads; do wbins="$wbins $work/$w"; done
+# shellcheck disable=SC2086  # the list is words
+if "$tools/mkinitramfs.sh" "$t/a.cpio" $wbins && "$tools/mkinitramfs.sh" "$t/b.cpio" $wbins &&
+	cmp -s "$t/a.cpio" "$t/b.cpio"; then
 	ok "$c"
 else
 	bad "$c" "the two builds differ"
+fi
+
+c="initramfs: a dynamically linked workload is refused"
+if ! "$tools/mkinitramfs.sh" "$t/dyn.cpio" "$(command -v cpio)" 2>"$t/dyn.err" &&
+	grep -q 'dynamically linked' "$t/dyn.err"; then
+	ok "$c"
+else
+	bad "$c" "mkinitramfs.sh took $(command -v cpio): $(cat "$t/dyn.err")"
 fi
 
 # What /init prints for mvm.tx=N (the lines, then its summary), with CRs as a

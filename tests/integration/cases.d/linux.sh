@@ -11,7 +11,7 @@
 # when the kernel cannot be fetched, the area prints one SKIP and passes.
 # Bounded: each boot has minivmm's --timeout (MVM_LINUX_CASE_TIMEOUT, 90 s);
 # when the first boot fails the others are not tried, and none starts once
-# MVM_LINUX_BUDGET seconds (420) are used: both count as failures.
+# MVM_LINUX_BUDGET seconds (540) are used: both count as failures.
 # MVM_LINUX_QUICK=1: the first boot only (make check-vmx sets it).
 # MVM_LINUX_FULL=1: the whole matrix, 13 boots (make check-linux); without
 # it, 8 boots that still cover every vCPU count, personality and ending
@@ -36,11 +36,13 @@ fi
 LX_TOOLS=${MVM_LINUX_TOOLS:-$lx_top/tests/linux}
 LX_TX=${MVM_LINUX_TX:-65536}
 LX_TIMEOUT=${MVM_LINUX_CASE_TIMEOUT:-90}
-LX_BUDGET=${MVM_LINUX_BUDGET:-420}
+LX_BUDGET=${MVM_LINUX_BUDGET:-540}
 LX_MEM=256M
 lx_now() { cut -d' ' -f1 /proc/uptime; }
 lx_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 lx_start=$(lx_now)
+LX_GUEST_ARGS=""	# more of the kernel command line for lx_boot (linux_work.inc)
+LX_PV_CHECK=""		# lx_pv_ok's PV for lx_boot, when not its --pv (linux_work.inc)
 lx_canary=""	# set when the first boot failed: the others are not tried
 
 # lx_clean NAME: the kernel reported no trouble (dmesg lines /init printed).
@@ -63,9 +65,22 @@ lx_dmesg_lacks() {
 	return 1
 }
 
-# lx_pv_ok NAME PV: what the kernel said about the personality.
+# lx_hint_ok NAME HINTS HINT TEXT: dmesg has TEXT when HINTS (a --hv-hints
+# list, "-" for the default: all) holds HINT, and lacks it otherwise.
+lx_hint_ok() {
+	case ",$2," in
+	,-, | *,"$3",*) lx_dmesg_has "$1" "$4" ;;
+	*) lx_dmesg_lacks "$1" "$4" ;;
+	esac
+}
+
+# lx_pv_ok NAME PV: what the kernel said about the personality. PV
+# "hyperv:HINTS": Hyper-V shown with those --hv-hints (linux_work.inc).
 lx_pv_ok() {
 	case $2 in
+	hyperv:*) lx_dmesg_has "$1" "Hypervisor detected: Microsoft Hyper-V" && lx_dmesg_lacks "$1" "kvm-clock" &&
+		lx_hint_ok "$1" "${2#hyperv:}" flush "Hyper-V: Using hypercall for remote TLB flush" &&
+		lx_hint_ok "$1" "${2#hyperv:}" ipi "Using IPI hypercalls" ;;
 	hyperv) lx_dmesg_has "$1" "Hypervisor detected: Microsoft Hyper-V" &&
 		lx_dmesg_has "$1" "Hyper-V: Using hypercall for remote TLB flush" &&
 		lx_dmesg_has "$1" "Using IPI hypercalls" && lx_dmesg_lacks "$1" "kvm-clock" ;;
@@ -151,6 +166,7 @@ lx_boot() {
 	fi
 	lb_check=$lb_pv
 	if [ "$lb_pv" = default ]; then lb_check=hyperv; else set -- --pv "$lb_pv" "$@"; fi
+	lb_check=${LX_PV_CHECK:-$lb_check}
 	lb_t0=$(lx_now)
 	# shellcheck disable=SC2154  # cases.sh counts the failures
 	lb_fails=$fail
@@ -158,7 +174,7 @@ lx_boot() {
 	RUN_LIMIT=$((LX_TIMEOUT + 30))
 	run "$lb_name" "$(lx_status "$lb_end")" -- --cpus "$lb_cpus" --timeout "$LX_TIMEOUT" \
 		--initrd "$MVM_LINUX_INITRD" "$@" "$lb_kernel" -- \
-		"mvm.cpus=$lb_cpus" "mvm.tx=$LX_TX" "mvm.end=$lb_end"
+		"mvm.cpus=$lb_cpus" "mvm.tx=$LX_TX" "mvm.end=$lb_end" $LX_GUEST_ARGS
 	lb_rc=$?
 	RUN_LIMIT=$lb_saved_limit
 	lb_wall=$(lx_secs "$lb_t0" "$(lx_now)")
@@ -180,6 +196,8 @@ lx_boot() {
 	return 0
 }
 lx_any_passed=""
+# shellcheck source=tests/integration/cases.d/linux_work.inc
+. "$lx_top/tests/integration/cases.d/linux_work.inc"
 
 # The ELF vmlinux through its PVH note, and Debian's 6.12 (default
 # personality and RAM; relocatable PVH entry, IBT).
@@ -216,6 +234,7 @@ else
 		lx_vmlinux_boot
 		lx_612_boot
 		lx_tty_cases
+		lx_work_cases
 	else
 		# make check-linux: the personality x vCPU matrix on the 6.1
 		# bzImage, the four endings spread over it so that each
@@ -231,6 +250,7 @@ else
 		lx_vmlinux_boot
 		lx_612_boot
 		lx_tty_cases
+		lx_work_cases
 	fi
 	echo "linux: area total $(lx_secs "$lx_start" "$(lx_now)") s"
 fi
