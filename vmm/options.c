@@ -32,6 +32,7 @@ enum {
 	OPT_PV,
 	OPT_INITRD,
 	OPT_HV_HINTS,
+	OPT_PREEMPT,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "no-hv-xmm", no_argument, NULL, OPT_NO_HV_XMM },
 	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
 	{ "hv-hints", required_argument, NULL, OPT_HV_HINTS },
+	{ "preempt", required_argument, NULL, OPT_PREEMPT },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
 	{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
@@ -101,6 +103,11 @@ void options_usage(FILE *f)
 "                        (Ex processor masks), or 'none' (default:\n"
 "                        flush,ipi,ex); a guest that heeds them (Linux) takes\n"
 "                        its native path for a hint left out\n"
+"      --preempt V:H:E[:hidden]\n"
+"                        every E, hold each vCPU of the list V out of guest\n"
+"                        mode for H (e.g. 1-3:500us:5ms; us, ms or s), with\n"
+"                        'preempted' published in its steal-time record\n"
+"                        (':hidden': not published, the control run)\n"
 "      --kvm PATH        the KVM device (default /dev/kvm)\n"
 "      --pin LIST        pin vCPU threads to host CPUs, e.g. 0,1 or 0-1 or 0,0,0,0;\n"
 "                        vCPU i gets entry i mod length\n"
@@ -359,6 +366,78 @@ static enum options_result parse_hints(const char *arg, struct vm_config *cfg,
 	return OPTIONS_OK;
 }
 
+/* "500us", "5ms", "1s": microseconds into *us; -1 for anything else or 0. */
+static int parse_duration_us(const char *s, uint64_t *us)
+{
+	static const struct { const char *suffix; uint64_t mul; } units[] = {
+		{ "us", 1 }, { "ms", 1000 }, { "s", 1000000 },
+	};
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || !v)
+		return -1;
+	for (unsigned int i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		if (v > UINT64_MAX / units[i].mul)
+			return -1;
+		*us = v * units[i].mul;
+		return 0;
+	}
+	return -1;
+}
+
+#define PREEMPT_USAGE "need VCPUS:HOLD:EVERY[:hidden], e.g. 1-3:500us:5ms (durations in us, ms or s)"
+
+static enum options_result parse_preempt(const char *arg, struct vm_config *cfg,
+					 char *err, size_t errlen)
+{
+	static int list[VMM_PREEMPT_VCPUS_MAX];
+	char buf[256], *hold, *every, *flag;
+	uint64_t hold_us, every_us;
+	unsigned int n;
+
+	if (strlen(arg) >= sizeof(buf))
+		return fail(err, errlen, "--preempt: too long; " PREEMPT_USAGE);
+	strcpy(buf, arg);
+	hold = strchr(buf, ':');
+	every = hold ? strchr(hold + 1, ':') : NULL;
+	flag = every ? strchr(every + 1, ':') : NULL;
+	if (!every || (flag && (strcmp(flag, ":hidden") || strchr(flag + 1, ':'))))
+		return fail(err, errlen, "--preempt '%s': " PREEMPT_USAGE, arg);
+	*hold++ = '\0';
+	*every++ = '\0';
+	if (flag)
+		*flag = '\0';
+	if (options_parse_cpulist(buf, list, VMM_PREEMPT_VCPUS_MAX, &n))
+		return fail(err, errlen, "--preempt '%s': '%s' is not a vCPU list (e.g. 1-3 or 1,3)",
+			    arg, buf);
+	if (parse_duration_us(hold, &hold_us) || hold_us > VMM_PREEMPT_HOLD_MAX_US)
+		return fail(err, errlen, "--preempt '%s': hold '%s': need 1us..%us", arg, hold,
+			    VMM_PREEMPT_HOLD_MAX_US / 1000000);
+	if (parse_duration_us(every, &every_us) || every_us > VMM_PREEMPT_EVERY_MAX_US)
+		return fail(err, errlen, "--preempt '%s': period '%s': need 1us..%us", arg, every,
+			    VMM_PREEMPT_EVERY_MAX_US / 1000000);
+	if (every_us <= hold_us)
+		return fail(err, errlen, "--preempt '%s': the period must be longer than the hold", arg);
+	for (unsigned int i = 0; i < n; i++) {
+		for (unsigned int j = 0; j < i; j++)
+			if (list[j] == list[i])
+				return fail(err, errlen, "--preempt '%s': vCPU %d named twice", arg, list[i]);
+		cfg->preempt.vcpu[i] = (uint16_t)list[i];
+	}
+	cfg->preempt.nr = n;
+	cfg->preempt.hidden = flag != NULL;
+	cfg->preempt.hold_us = (uint32_t)hold_us;
+	cfg->preempt.every_us = (uint32_t)every_us;
+	return OPTIONS_OK;
+}
+
 static enum options_result parse_one(int opt, const char *arg, struct vm_config *cfg,
 				     char *err, size_t errlen)
 {
@@ -393,6 +472,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_INITRD: cfg->initrd_path = arg; return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_HV_HINTS: return parse_hints(arg, cfg, err, errlen);
+	case OPT_PREEMPT: return parse_preempt(arg, cfg, err, errlen);
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;
 	case OPT_NO_SANDBOX: cfg->sandbox = false; return OPTIONS_OK;

@@ -57,6 +57,22 @@ enum xmm_path {
 	XMM_PATH_AUTO = 2,	/* default: measured at start (vmm/xmm_calib.c) */
 };
 
+/*
+ * --preempt VCPUS:HOLD:EVERY[:hidden]: every EVERY, hold each vCPU of VCPUS
+ * out of guest mode for HOLD (vmm/preempt.c), with "preempted" published
+ * unless hidden (the control run: the same lost time, the guest not told).
+ * nr 0: off.
+ */
+#define VMM_PREEMPT_VCPUS_MAX	4096
+#define VMM_PREEMPT_HOLD_MAX_US	10000000u	/* as a control-port pause */
+#define VMM_PREEMPT_EVERY_MAX_US 60000000u
+struct preempt_spec {
+	uint32_t hold_us, every_us;
+	bool hidden;
+	unsigned int nr;
+	uint16_t vcpu[VMM_PREEMPT_VCPUS_MAX];
+};
+
 struct vm_config {
 	const char *elf_path;		/* NULL: no KERNEL given, boot the default payload */
 	const char *kvm_path;		/* --kvm, default /dev/kvm */
@@ -76,6 +92,7 @@ struct vm_config {
 	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */
 	unsigned int nr_pin;		/* 0: unpinned */
 	bool sandbox;			/* seccomp filters after setup (--no-sandbox: off) */
+	struct preempt_spec preempt;	/* --preempt */
 	char cmdline[VMM_ARGS_MAX];	/* the arguments after "--", joined by blanks */
 };
 

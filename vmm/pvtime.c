@@ -57,9 +57,13 @@ void pvtime_hold_end(struct vcpu *v)
 		return;
 	v->pv.holding = false;
 	v->pv.held_cycles += host_rdtsc() - v->pv.hold_start;
-	/* Leave KVM_VCPU_FLUSH_TLB for KVM to act on at entry. */
-	if (p)
-		__atomic_fetch_and(p, (uint8_t)~KVM_VCPU_PREEMPTED, __ATOMIC_SEQ_CST);
+	/*
+	 * Leave KVM_VCPU_FLUSH_TLB for KVM to act on at entry; count it: the
+	 * guest's PV flush (kvm_flush_tlb_multi) chose it over an IPI.
+	 */
+	if (p && (__atomic_fetch_and(p, (uint8_t)~KVM_VCPU_PREEMPTED, __ATOMIC_SEQ_CST) &
+		  KVM_VCPU_FLUSH_TLB))
+		v->pv.flush_deferred++;
 }
 
 int64_t pvtime_steal_ns(const struct vcpu *v)

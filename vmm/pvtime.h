@@ -19,6 +19,8 @@ struct pvtime {
 	uint64_t msr;		/* the last MSR_KVM_STEAL_TIME value KVM accepted */
 	uint64_t episodes;	/* times the VMM published "preempted" */
 	uint64_t held_cycles;	/* host TSC cycles spent held out with the flag up */
+	/* Holds that ended with KVM_VCPU_FLUSH_TLB set: a guest flush left for KVM, not an IPI. */
+	uint64_t flush_deferred;
 	uint64_t hold_start;
 	bool holding;
 	/* Blocked in a pause request until another vCPU's hold begins (ctrl.c). */

@@ -9,6 +9,7 @@
 
 #include "hv/hv.h"
 #include "vmm/cpuid.h"
+#include "vmm/preempt.h"
 #include "vmm/fdio.h"
 #include "vmm/report.h"
 #include "vmm/vcpu.h"
@@ -89,6 +90,13 @@ void report_banner(const struct vm *vm, FILE *f)
 	}
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
 	fprintf(f, "minivmm: sandbox %s\n", sandbox_banner(vm));
+	if (vm->cfg.preempt.nr) {
+		char what[160];
+
+		preempt_describe(&vm->cfg.preempt, what, sizeof(what));
+		fprintf(f, "minivmm: preempt: %s (KVM_VCPU_PREEMPTED published where the guest "
+			"registered steal time)\n", what);
+	}
 	banner_guest(vm, f);
 	if (vm->hv) {
 		char why[160];
@@ -231,8 +239,9 @@ static void print_pvtime(const struct vm *vm, FILE *f, const struct vcpu *v)
 		fprintf(f, " steal=off");
 	else
 		fprintf(f, " steal=%.3fms", (double)steal / 1e6);
-	fprintf(f, " preempted-episodes=%llu held=%.3fms\n", (unsigned long long)v->pv.episodes,
-		cyc_to_ns(vm, (double)v->pv.held_cycles) / 1e6);
+	fprintf(f, " preempted-episodes=%llu held=%.3fms pv-flush-deferred=%llu\n",
+		(unsigned long long)v->pv.episodes, cyc_to_ns(vm, (double)v->pv.held_cycles) / 1e6,
+		(unsigned long long)v->pv.flush_deferred);
 }
 
 static void print_exit_counts(const struct vm *vm, FILE *f)
@@ -412,6 +421,18 @@ static json_t *env_json(const struct vm *vm)
 			 "pv", options_pv_name(vm->cfg.pv), "guest", guest_kind_name(vm->image.kind),
 			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl",
 			 "xmm_path_choice", xmm_calib_json(vm));
+	if (env && vm->cfg.preempt.nr) {
+		json_t *list = json_array();
+
+		for (unsigned int i = 0; i < vm->cfg.preempt.nr; i++)
+			json_array_append_new(list, json_integer(vm->cfg.preempt.vcpu[i]));
+		json_object_set_new(env, "preempt", json_pack("{s:o, s:I, s:I, s:I}", "vcpus", list,
+			"hold_us", (json_int_t)vm->cfg.preempt.hold_us,
+			"every_us", (json_int_t)vm->cfg.preempt.every_us,
+			"rounds", (json_int_t)vm->preempt_rounds));
+	} else if (env) {
+		json_object_set_new(env, "preempt", json_null());
+	}
 	/* What CPUID 0x40000004 recommended; null where no Hyper-V was shown. */
 	if (env)
 		json_object_set_new(env, "hv_hints", vm->hv ? json_string(hints) : json_null());
@@ -431,11 +452,12 @@ static json_t *vcpus_json(const struct vm *vm)
 			if (v->stats.exits[r])
 				json_object_set_new(exits, stats_exit_name(r),
 						    json_integer((json_int_t)v->stats.exits[r]));
-		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:I, s:f, s:I, s:I}",
+		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:I, s:f, s:I, s:I, s:I}",
 			"vcpu", (int)i, "exits", exits,
 			"steal_ns", steal < 0 ? json_null() : json_integer(steal),
 			"preempted_episodes", (json_int_t)v->pv.episodes,
 			"held_ms", cyc_to_ns(vm, (double)v->pv.held_cycles) / 1e6,
+			"pv_flush_deferred", (json_int_t)v->pv.flush_deferred,
 			"flushes", (json_int_t)v->stats.flushes_done,
 			"kicks", (json_int_t)v->stats.kicks_sent));
 	}

@@ -90,11 +90,14 @@ static void pin_thread(struct vcpu *v)
 static void do_pause(struct vcpu *v)
 {
 	unsigned int us = atomic_load(&v->pause_us);
+	bool publish = !atomic_load(&v->pause_hidden);
 
-	pvtime_hold_begin(v);
+	if (publish)
+		pvtime_hold_begin(v);
 	vcpu_req_pause_begun(v);
 	vcpu_hold_out(v, us);
-	pvtime_hold_end(v);
+	if (publish)
+		pvtime_hold_end(v);
 }
 
 /* Runs outside KVM_RUN (in_run clear). Returns true when the thread must leave. */

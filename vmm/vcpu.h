@@ -49,6 +49,7 @@ struct vcpu {
 	atomic_uint flush_seq;		/* flushes asked of this vCPU */
 	atomic_uint flush_done;		/* flushes it has done (a futex word) */
 	atomic_uint pause_us;		/* how long the next pause holds it out */
+	atomic_bool pause_hidden;	/* ... and whether it leaves "preempted" unpublished */
 	atomic_uint pause_ack;		/* bumped when a pause begins (a futex word) */
 	struct flush_wait *flush_waits;	/* hvhost.c: this caller's pending targets */
 	unsigned int flush_waits_cap;

@@ -157,7 +157,7 @@ int vcpu_pause_sibling(struct vcpu *caller, unsigned int target, unsigned int us
 	vcpu_flush_pending(caller);
 	/* The caller waits outside guest mode: say so to its siblings too. */
 	pvtime_hold_begin(caller);
-	vcpu_pause(t, us);
+	vcpu_pause(t, us, false);
 	pvtime_hold_end(caller);
 	atomic_store(&caller->pv.awaiting_hold, false);
 	return 0;

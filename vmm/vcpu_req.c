@@ -111,11 +111,12 @@ void vcpu_req_flush_done(struct vcpu *v, unsigned int seq)
 	futex_wake(&v->flush_done);
 }
 
-int vcpu_pause(struct vcpu *v, unsigned int us)
+int vcpu_pause(struct vcpu *v, unsigned int us, bool hidden)
 {
 	unsigned int seen = atomic_load(&v->pause_ack);
 
 	atomic_store(&v->pause_us, us);
+	atomic_store(&v->pause_hidden, hidden);
 	vcpu_request(v, VCPU_REQ_PAUSE);
 	while (atomic_load(&v->pause_ack) == seen && !atomic_load(&v->vm->stopping))
 		futex_wait(&v->pause_ack, seen);

@@ -38,8 +38,11 @@ void vcpu_flush_tlb_wait(struct vcpu *v, unsigned int ticket);
 /* On v's own thread: flushes up to `seq` are done; wake whoever waits for them. */
 void vcpu_req_flush_done(struct vcpu *v, unsigned int seq);
 
-/* Hold v out of guest mode for `us` microseconds; returns once the hold began. */
-int vcpu_pause(struct vcpu *v, unsigned int us);
+/*
+ * Hold v out of guest mode for `us` microseconds, with "preempted" published
+ * unless `hidden`; returns once the hold began.
+ */
+int vcpu_pause(struct vcpu *v, unsigned int us, bool hidden);
 /* On v's own thread: the pause it was asked for has begun (wakes vcpu_pause()). */
 void vcpu_req_pause_begun(struct vcpu *v);
 /*

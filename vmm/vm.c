@@ -23,6 +23,7 @@
 #include "vmm/loader.h"
 #include "vmm/msr.h"
 #include "vmm/multiboot.h"
+#include "vmm/preempt.h"
 #include "vmm/sandbox.h"
 #include "vmm/tsc.h"
 #include "vmm/vcpu.h"
@@ -207,6 +208,8 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
 	if (vm->cfg.initrd_path && vm->image.kind != IMAGE_LINUX)
 		return errmsg(err, errlen, "--initrd %s: %s is not a Linux kernel (only Linux takes an initrd)",
 			      vm->cfg.initrd_path, vm->cfg.elf_path);
+	if (preempt_check(&vm->cfg.preempt, vm->cfg.nr_vcpus, err, errlen))
+		return -1;
 	if (vm->cfg.hv_hints_given && !options_pv_has_hyperv(vm->cfg.pv))
 		return errmsg(err, errlen, "--hv-hints: the guest is shown no Hyper-V (--pv %s); hints need --pv hyperv or hyperv+kvm",
 			      options_pv_name(vm->cfg.pv));
@@ -331,25 +334,29 @@ static void say(struct vm *vm, const char *fmt, const char *arg, unsigned int n)
 	pthread_mutex_unlock(&vm->out_lock);
 }
 
-/* Wait for a stop, a signal or the watchdog; returns once stopping is set. */
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Wait for a stop, a signal or the watchdog; returns once stopping is set.
+ * With --preempt the wait also ends when its next round is due.
+ */
 static void wait_for_stop(struct vm *vm, const sigset_t *waitset)
 {
-	struct timespec deadline, now, left;
+	uint64_t deadline = monotonic_ns() + (uint64_t)vm->cfg.timeout_s * 1000000000ull;
 	bool watchdog = vm->cfg.timeout_s > 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += vm->cfg.timeout_s;
 	while (!atomic_load(&vm->stopping)) {
+		uint64_t now = monotonic_ns(), until = preempt_tick(vm, now);
+		struct timespec left;
 		int sig;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = deadline.tv_sec - now.tv_sec;
-		left.tv_nsec = deadline.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000L;
-		}
-		if (watchdog && left.tv_sec < 0) {
+		if (watchdog && now >= deadline) {
 			say(vm, "minivmm: %s: no exit after %u s; stopping, RIPs follow\n",
 			    "timeout", vm->cfg.timeout_s);
 			for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
@@ -357,7 +364,13 @@ static void wait_for_stop(struct vm *vm, const sigset_t *waitset)
 			vm_request_stop(vm, EXITSTATUS_GUEST_CRASH);
 			break;
 		}
-		sig = watchdog ? sigtimedwait(waitset, NULL, &left) : sigwaitinfo(waitset, NULL);
+		if (watchdog && deadline < until)
+			until = deadline;
+		now = monotonic_ns();
+		until = until > now ? until - now : 0;
+		left.tv_sec = (time_t)(until / 1000000000ull);
+		left.tv_nsec = (long)(until % 1000000000ull);
+		sig = until != UINT64_MAX ? sigtimedwait(waitset, NULL, &left) : sigwaitinfo(waitset, NULL);
 		if (sig == SIGINT || sig == SIGTERM) {
 			say(vm, "minivmm: %s (signal %u): stopping all vCPUs\n",
 			    sig == SIGINT ? "interrupted" : "terminated", (unsigned int)sig);

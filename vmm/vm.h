@@ -52,6 +52,8 @@ struct vm {
 	struct xmm_calib xmm_calib;	/* how --hv-xmm-path auto chose */
 	int json_fd;			/* --json FILE, opened before the sandbox; -1 = none */
 	struct sandbox_vcpu_prog vcpu_filter;	/* built once, loaded by every vCPU thread */
+	uint64_t preempt_due;		/* --preempt: CLOCK_MONOTONIC ns of the next round, 0 = none yet */
+	uint64_t preempt_rounds;	/* rounds started (main thread only) */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);

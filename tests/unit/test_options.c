@@ -378,6 +378,47 @@ START_TEST(test_hv_hints)
 }
 END_TEST
 
+/* --preempt VCPUS:HOLD:EVERY: durations with units, the period above the hold, each vCPU once. */
+START_TEST(test_preempt)
+{
+	ck_assert_int_eq(parse("g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.preempt.nr, 0);
+	ck_assert_int_eq(parse("--preempt", "1-3:500us:5ms", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.preempt.nr, 3);
+	ck_assert_uint_eq(cfg.preempt.vcpu[0], 1);
+	ck_assert_uint_eq(cfg.preempt.vcpu[2], 3);
+	ck_assert_uint_eq(cfg.preempt.hold_us, 500);
+	ck_assert_uint_eq(cfg.preempt.every_us, 5000);
+	ck_assert_int_eq(parse("--preempt", "0,2:2ms:1s", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.preempt.nr, 2);
+	ck_assert_uint_eq(cfg.preempt.hold_us, 2000);
+	ck_assert_uint_eq(cfg.preempt.every_us, 1000000);
+
+	ck_assert_int_eq(parse("--preempt", "1-3:500us", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--preempt '1-3:500us': need VCPUS:HOLD:EVERY[:hidden], e.g. 1-3:500us:5ms (durations in us, ms or s)");
+	ck_assert(!cfg.preempt.hidden);
+	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:hidden", "g.elf", NULL), OPTIONS_OK);
+	ck_assert(cfg.preempt.hidden);
+	ck_assert_uint_eq(cfg.preempt.every_us, 5000);
+	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:quiet", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:hidden:x", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:9", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--preempt", "x:1ms:5ms", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--preempt 'x:1ms:5ms': 'x' is not a vCPU list (e.g. 1-3 or 1,3)");
+	ck_assert_int_eq(parse("--preempt", "1:500:5ms", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--preempt '1:500:5ms': hold '500': need 1us..10s");
+	ck_assert_int_eq(parse("--preempt", "1:0us:5ms", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--preempt", "1:11s:20s", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_int_eq(parse("--preempt", "1:1ms:61s", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--preempt '1:1ms:61s': period '61s': need 1us..60s");
+	ck_assert_int_eq(parse("--preempt", "1:5ms:5ms", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--preempt '1:5ms:5ms': the period must be longer than the hold");
+	ck_assert_int_eq(parse("--preempt", "1,1:1ms:5ms", "g.elf", NULL), OPTIONS_ERROR);
+	ck_assert_str_eq(err, "--preempt '1,1:1ms:5ms': vCPU 1 named twice");
+	ck_assert_int_eq(parse("--preempt", "1:99999999999999999999s:5ms", "g.elf", NULL), OPTIONS_ERROR);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -401,6 +442,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_default_mem_grows);
 	tcase_add_test(tc, test_pv);
 	tcase_add_test(tc, test_hv_hints);
+	tcase_add_test(tc, test_preempt);
 	suite_add_tcase(s, tc);
 	return s;
 }
