@@ -195,7 +195,7 @@ LINUX_ARGS ?=
 LINUX_INITRD_SRCS := tests/linux/mkinitramfs.sh tests/linux/init tests/linux/tx.awk
 # The workloads /init runs (tests/linux/work/: static C, Linux user space,
 # records to minivmm through include/minivmm/abi.h).
-LINUX_WORK      := shootdown membarrier
+LINUX_WORK      := shootdown membarrier mmaplock
 LINUX_WORK_BINS := $(addprefix $(B)/linux/work/,$(LINUX_WORK))
 LINUX_WORK_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -static -pthread \
 	-I include -ffile-prefix-map=$(CURDIR)/=

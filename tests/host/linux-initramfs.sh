@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cpio_file=$(realpath -m -- "${1:-$top/build/linux/initramfs.cpio}")
 tools=$top/tests/linux
 work=$top/build/linux/work	# make builds the workloads here
-workloads="membarrier shootdown"
+workloads="membarrier mmaplock shootdown"
 pass=0 fail=0
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -25,7 +25,7 @@ if ! command -v busybox >/dev/null || ! command -v cpio >/dev/null; then
 fi
 
 c="initramfs: exactly /init, static busybox, tx.awk and the static workloads, owned by root"
-want=$(printf '%s\n' bin bin/busybox dev init mvm mvm/bin mvm/bin/membarrier mvm/bin/shootdown mvm/tx.awk proc sys tmp)
+want=$(printf '%s\n' bin bin/busybox dev init mvm mvm/bin mvm/bin/membarrier mvm/bin/mmaplock mvm/bin/shootdown mvm/tx.awk proc sys tmp)
 if [ ! -f "$cpio_file" ]; then
 	bad "$c" "no $cpio_file (make build/linux/initramfs.cpio)"
 else

@@ -88,43 +88,17 @@ static int time_with(unsigned int k, uint64_t ops, struct mvm_samples *s)
 	return ret;
 }
 
-static int parse_args(int argc, char **argv, uint64_t *ops, const char **variant, bool *submit)
-{
-	int c;
-
-	while ((c = getopt(argc, argv, "n:v:N")) != -1) {
-		char *end;
-
-		switch (c) {
-		case 'n':
-			errno = 0;
-			*ops = strtoull(optarg, &end, 10);
-			if (errno || *end || !*ops || *ops > OPS_MAX) {
-				fprintf(stderr, "membarrier: -n '%s': need 1..%d\n", optarg, OPS_MAX);
-				return -1;
-			}
-			break;
-		case 'v': *variant = optarg; break;
-		case 'N': *submit = false; break;
-		default:
-			fprintf(stderr, "usage: membarrier [-n OPS] [-v VARIANT] [-N]\n");
-			return -1;
-		}
-	}
-	return optind == argc ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-	uint64_t ops = OPS_DEFAULT, overhead;
-	const char *variant = "";
-	bool submit = true;
+	struct mvm_args a = { .prog = "membarrier", .n_what = "operations", .n = OPS_DEFAULT,
+			      .n_max = OPS_MAX, .variant = "", .submit = true };
 	unsigned int ncpu = mvm_ncpus();
+	uint64_t overhead;
 	int bad = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mvm_catch_crashes("membarrier");
-	if (parse_args(argc, argv, &ops, &variant, &submit))
+	if (mvm_parse_args(argc, argv, &a))
 		return 2;
 	if (mvm_pin(0) || membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED)) {
 		MVM_FAIL("membarrier: set-up (pin to CPU 0, register): %s", strerror(errno));
@@ -135,15 +109,15 @@ int main(int argc, char **argv)
 		struct mvm_samples s;
 		struct mvm_result r;
 
-		if (mvm_samples_init(&s, ops))
+		if (mvm_samples_init(&s, a.n))
 			return 1;
-		bad = time_with(k, ops, &s) ||
-		      mvm_record_fill(&r, &s, "linux-ipi", "membarrier", variant, k, overhead) ||
-		      mvm_report(&r, submit) < 0;
+		bad = time_with(k, a.n, &s) ||
+		      mvm_record_fill(&r, &s, "linux-ipi", "membarrier", a.variant, k, overhead) ||
+		      mvm_report(&r, a.submit) < 0;
 		mvm_samples_free(&s);
 	}
 	if (!bad)
 		MVM_SAY("membarrier: passed: %u CPU%s, %llu calls at each spinner count",
-			ncpu, ncpu == 1 ? "" : "s", (unsigned long long)ops);
+			ncpu, ncpu == 1 ? "" : "s", (unsigned long long)a.n);
 	return bad;
 }

@@ -155,9 +155,12 @@ static struct mvm_result *record_page(uint64_t *gpa)
 /* The line a human reads: the case, its numbers, and what became of the record. */
 static void say_record(const struct mvm_result *r, const char *fate)
 {
-	MVM_SAY("%s: %s%s%s: %llu ops, median %llu cycles (min %llu, p90 %llu, max %llu), "
+	bool rate = r->unit == MVM_UNIT_PER_SEC;
+
+	MVM_SAY("%s: %s%s%s: %llu %s, median %llu%s (min %llu, p90 %llu, max %llu), "
 		"targets %u: %s", r->suite, r->name, r->variant[0] ? " " : "", r->variant,
-		(unsigned long long)r->iters, (unsigned long long)r->median,
+		(unsigned long long)r->iters, rate ? "samples" : "ops",
+		(unsigned long long)r->median, rate ? "/s" : " cycles",
 		(unsigned long long)r->min, (unsigned long long)r->p90,
 		(unsigned long long)r->max, r->targets, fate);
 }
@@ -257,6 +260,51 @@ void mvm_catch_crashes(const char *prog)
 	sigemptyset(&sa.sa_mask);
 	for (unsigned int i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/* A whole number in 1..max into *out; -1 otherwise. */
+static int parse_count(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end || !*out || *out > max || *s == '-' ? -1 : 0;
+}
+
+static int usage(const struct mvm_args *a)
+{
+	fprintf(stderr, "usage: %s [-n %s]%s [-v VARIANT] [-N]\n", a->prog, a->n_what,
+		a->t_max ? " [-t THREADS]" : "");
+	return -1;
+}
+
+int mvm_parse_args(int argc, char **argv, struct mvm_args *a)
+{
+	int c;
+
+	while ((c = getopt(argc, argv, a->t_max ? "n:t:v:N" : "n:v:N")) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_count(optarg, a->n_max, &a->n)) {
+				fprintf(stderr, "%s: -n '%s': need 1..%llu %s\n", a->prog, optarg,
+					(unsigned long long)a->n_max, a->n_what);
+				return -1;
+			}
+			break;
+		case 't':
+			if (parse_count(optarg, a->t_max, &a->t)) {
+				fprintf(stderr, "%s: -t '%s': need 1..%llu threads\n", a->prog, optarg,
+					(unsigned long long)a->t_max);
+				return -1;
+			}
+			break;
+		case 'v': a->variant = optarg; break;
+		case 'N': a->submit = false; break;
+		default: return usage(a);
+		}
+	}
+	return optind == argc ? 0 : usage(a);
 }
 
 int mvm_pin(unsigned int cpu)

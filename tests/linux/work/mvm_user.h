@@ -60,6 +60,19 @@ int mvm_report(struct mvm_result *r, bool submit);
  * workload is the guest's or the VMM's bug, and the line is the evidence).
  */
 void mvm_catch_crashes(const char *prog);
+/*
+ * The options every workload takes: -n N (operations, or seconds: n_what
+ * says), -t N (threads, where t_max is not 0), -v VARIANT, -N (print, do not
+ * submit). Defaults come in `a`; -1 after a usage line on stderr.
+ */
+struct mvm_args {
+	const char *prog, *n_what;
+	uint64_t n, n_max;
+	uint64_t t, t_max;
+	const char *variant;
+	bool submit;
+};
+int mvm_parse_args(int argc, char **argv, struct mvm_args *a);
 /* Pin the calling thread to CPU `cpu`; -1 with errno. */
 int mvm_pin(unsigned int cpu);
 /* Online CPUs (sysconf), at least 1. */

@@ -158,36 +158,6 @@ static int setup(struct shared *sh, int *fd, volatile uint64_t **slots)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, uint64_t *ops, const char **variant, bool *submit)
-{
-	int c;
-
-	while ((c = getopt(argc, argv, "n:v:N")) != -1) {
-		char *end;
-
-		switch (c) {
-		case 'n':
-			errno = 0;
-			*ops = strtoull(optarg, &end, 10);
-			if (errno || *end || !*ops || *ops > OPS_MAX) {
-				fprintf(stderr, "shootdown: -n '%s': need 1..%d\n", optarg, OPS_MAX);
-				return -1;
-			}
-			break;
-		case 'v':
-			*variant = optarg;
-			break;
-		case 'N':
-			*submit = false;
-			break;
-		default:
-			fprintf(stderr, "usage: shootdown [-n OPS] [-v VARIANT] [-N]\n");
-			return -1;
-		}
-	}
-	return optind == argc ? 0 : -1;
-}
-
 static int start_readers(struct shared *sh, struct reader *rd, unsigned int n)
 {
 	unsigned int ncpu = mvm_ncpus();
@@ -246,16 +216,21 @@ int main(int argc, char **argv)
 	static struct shared sh;
 	static struct reader rd[1024];
 	unsigned int ncpu = mvm_ncpus();
-	struct run run = { .variant = "", .submit = true, .nread = ncpu > 1 ? ncpu - 1 : 1 };
-	uint64_t ops = OPS_DEFAULT;
+	struct mvm_args a = { .prog = "shootdown", .n_what = "operations", .n = OPS_DEFAULT,
+			      .n_max = OPS_MAX, .variant = "", .submit = true };
+	struct run run = { .nread = ncpu > 1 ? ncpu - 1 : 1 };
+	uint64_t ops;
 	struct mvm_samples remaps, prots;
 	volatile uint64_t *slots;
 	int fd, bad;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mvm_catch_crashes("shootdown");
-	if (parse_args(argc, argv, &ops, &run.variant, &run.submit))
+	if (mvm_parse_args(argc, argv, &a))
 		return 2;
+	ops = a.n;
+	run.variant = a.variant;
+	run.submit = a.submit;
 	if (run.nread > sizeof(rd) / sizeof(rd[0]))
 		run.nread = sizeof(rd) / sizeof(rd[0]);
 	if (mvm_pin(0) || setup(&sh, &fd, &slots) || mvm_samples_init(&remaps, ops) ||
