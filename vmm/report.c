@@ -94,8 +94,8 @@ void report_banner(const struct vm *vm, FILE *f)
 		char what[160];
 
 		preempt_describe(&vm->cfg.preempt, what, sizeof(what));
-		fprintf(f, "minivmm: preempt: %s (KVM_VCPU_PREEMPTED published where the guest "
-			"registered steal time)\n", what);
+		fprintf(f, "minivmm: preempt: %s%s\n", what, vm->cfg.preempt.hidden ? "" :
+			" (KVM_VCPU_PREEMPTED published where the guest registered steal time)");
 	}
 	banner_guest(vm, f);
 	if (vm->hv) {
