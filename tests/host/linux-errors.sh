@@ -4,7 +4,8 @@
 # boots. Inputs are made from Debian's 6.1 kernel (scripts/linux-kernel.sh):
 # a bzImage cut short, one whose xz payload is damaged, an initrd larger
 # than --mem, a command line longer than the kernel's 2047 bytes, and
-# Hyper-V hints asked for where the guest is shown no Hyper-V.
+# Hyper-V hints asked for where the guest is shown no Hyper-V, and --preempt
+# naming a vCPU the guest does not have.
 # SKIPs, saying why, when minivmm has no --initrd (no Linux loader yet) or
 # the kernel cannot be fetched.
 set -u
@@ -75,6 +76,9 @@ refused "command line past the kernel's 2047 bytes" "command line.*2047" \
 
 refused "--hv-hints with no Hyper-V shown (--pv kvm)" "hv-hints.*no Hyper-V.*--pv kvm" \
 	-- --pv kvm --hv-hints ipi --initrd "$initrd" "$bz"
+
+refused "--preempt naming a vCPU past --cpus" "preempt: vCPU 5 does not exist \(--cpus 2" \
+	-- --cpus 2 --pv kvm --preempt 1,5:1ms:5ms --initrd "$initrd" "$bz"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
