@@ -342,9 +342,34 @@ START_TEST(test_default_mem_grows)
 }
 END_TEST
 
+/* An option value refused: OPTIONS_ERROR and, where given, exactly this message. */
+struct refusal {
+	const char *opt, *arg, *err;
+};
+
+static void check_refusals(const struct refusal *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(parse(r[i].opt, r[i].arg, "g.elf", NULL) == OPTIONS_ERROR,
+			      "%s '%s' was taken", r[i].opt, r[i].arg);
+		if (r[i].err)
+			ck_assert_str_eq(err, r[i].err);
+	}
+}
+
 /* --hv-hints: a list of known names, each once, or "none" alone; the name comes back the same. */
 START_TEST(test_hv_hints)
 {
+	static const struct refusal bad[] = {
+		{ "--hv-hints", "flush,tlb", "--hv-hints 'flush,tlb': unknown hint 'tlb' (flush, ipi, ex, or 'none' alone)" },
+		{ "--hv-hints", "ipi,ipi", "--hv-hints 'ipi,ipi': 'ipi' named twice" },
+		{ "--hv-hints", "none,ipi", "--hv-hints 'none,ipi': unknown hint 'none' (flush, ipi, ex, or 'none' alone)" },
+		{ "--hv-hints", "flush,", "--hv-hints 'flush,': an empty name in the list" },
+		{ "--hv-hints", ",ipi", NULL },
+		{ "--hv-hints", "flush,,ipi", NULL },
+		{ "--hv-hints", "", "--hv-hints '': need a comma list of flush, ipi, ex, or 'none'" },
+		{ "--hv-hints", ",", NULL },
+	};
 	char name[32];
 
 	ck_assert_int_eq(parse("--hv-hints", "ipi,flush", "g.elf", NULL), OPTIONS_OK);
@@ -361,26 +386,27 @@ START_TEST(test_hv_hints)
 	ck_assert_str_eq(name, "none");
 	options_hints_name(VMM_HV_HINTS_ALL, name, sizeof(name));
 	ck_assert_str_eq(name, "flush,ipi,ex");
-
-	ck_assert_int_eq(parse("--hv-hints", "flush,tlb", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-hints 'flush,tlb': unknown hint 'tlb' (flush, ipi, ex, or 'none' alone)");
-	ck_assert_int_eq(parse("--hv-hints", "ipi,ipi", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-hints 'ipi,ipi': 'ipi' named twice");
-	ck_assert_int_eq(parse("--hv-hints", "none,ipi", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-hints 'none,ipi': unknown hint 'none' (flush, ipi, ex, or 'none' alone)");
-	ck_assert_int_eq(parse("--hv-hints", "flush,", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-hints 'flush,': an empty name in the list");
-	ck_assert_int_eq(parse("--hv-hints", ",ipi", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--hv-hints", "flush,,ipi", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--hv-hints", "", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--hv-hints '': need a comma list of flush, ipi, ex, or 'none'");
-	ck_assert_int_eq(parse("--hv-hints", ",", "g.elf", NULL), OPTIONS_ERROR);
+	check_refusals(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 
-/* --preempt VCPUS:HOLD:EVERY: durations with units, the period above the hold, each vCPU once. */
+/* --preempt VCPUS:HOLD:EVERY[:hidden]: durations with units, the period above the hold, each vCPU once. */
 START_TEST(test_preempt)
 {
+	static const struct refusal bad[] = {
+		{ "--preempt", "1-3:500us", "--preempt '1-3:500us': need VCPUS:HOLD:EVERY[:hidden], e.g. 1-3:500us:5ms (durations in us, ms or s)" },
+		{ "--preempt", "1:1ms:5ms:quiet", NULL },
+		{ "--preempt", "1:1ms:5ms:hidden:x", NULL },
+		{ "--preempt", "x:1ms:5ms", "--preempt 'x:1ms:5ms': 'x' is not a vCPU list (e.g. 1-3 or 1,3)" },
+		{ "--preempt", "1:500:5ms", "--preempt '1:500:5ms': hold '500': need 1us..10s" },
+		{ "--preempt", "1:0us:5ms", NULL },
+		{ "--preempt", "1:11s:20s", NULL },
+		{ "--preempt", "1:1ms:61s", "--preempt '1:1ms:61s': period '61s': need 1us..60s" },
+		{ "--preempt", "1:5ms:5ms", "--preempt '1:5ms:5ms': the period must be longer than the hold" },
+		{ "--preempt", "1,1:1ms:5ms", "--preempt '1,1:1ms:5ms': vCPU 1 named twice" },
+		{ "--preempt", "1:99999999999999999999s:5ms", NULL },
+	};
+
 	ck_assert_int_eq(parse("g.elf", NULL), OPTIONS_OK);
 	ck_assert_uint_eq(cfg.preempt.nr, 0);
 	ck_assert_int_eq(parse("--preempt", "1-3:500us:5ms", "g.elf", NULL), OPTIONS_OK);
@@ -389,33 +415,15 @@ START_TEST(test_preempt)
 	ck_assert_uint_eq(cfg.preempt.vcpu[2], 3);
 	ck_assert_uint_eq(cfg.preempt.hold_us, 500);
 	ck_assert_uint_eq(cfg.preempt.every_us, 5000);
+	ck_assert(!cfg.preempt.hidden);
 	ck_assert_int_eq(parse("--preempt", "0,2:2ms:1s", "g.elf", NULL), OPTIONS_OK);
 	ck_assert_uint_eq(cfg.preempt.nr, 2);
 	ck_assert_uint_eq(cfg.preempt.hold_us, 2000);
 	ck_assert_uint_eq(cfg.preempt.every_us, 1000000);
-
-	ck_assert_int_eq(parse("--preempt", "1-3:500us", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--preempt '1-3:500us': need VCPUS:HOLD:EVERY[:hidden], e.g. 1-3:500us:5ms (durations in us, ms or s)");
-	ck_assert(!cfg.preempt.hidden);
 	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:hidden", "g.elf", NULL), OPTIONS_OK);
 	ck_assert(cfg.preempt.hidden);
 	ck_assert_uint_eq(cfg.preempt.every_us, 5000);
-	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:quiet", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:hidden:x", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--preempt", "1:1ms:5ms:9", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--preempt", "x:1ms:5ms", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--preempt 'x:1ms:5ms': 'x' is not a vCPU list (e.g. 1-3 or 1,3)");
-	ck_assert_int_eq(parse("--preempt", "1:500:5ms", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--preempt '1:500:5ms': hold '500': need 1us..10s");
-	ck_assert_int_eq(parse("--preempt", "1:0us:5ms", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--preempt", "1:11s:20s", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_int_eq(parse("--preempt", "1:1ms:61s", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--preempt '1:1ms:61s': period '61s': need 1us..60s");
-	ck_assert_int_eq(parse("--preempt", "1:5ms:5ms", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--preempt '1:5ms:5ms': the period must be longer than the hold");
-	ck_assert_int_eq(parse("--preempt", "1,1:1ms:5ms", "g.elf", NULL), OPTIONS_ERROR);
-	ck_assert_str_eq(err, "--preempt '1,1:1ms:5ms': vCPU 1 named twice");
-	ck_assert_int_eq(parse("--preempt", "1:99999999999999999999s:5ms", "g.elf", NULL), OPTIONS_ERROR);
+	check_refusals(bad, sizeof(bad) / sizeof(bad[0]));
 }
 END_TEST
 

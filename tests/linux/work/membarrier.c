@@ -96,9 +96,7 @@ int main(int argc, char **argv)
 	uint64_t overhead;
 	int bad = 0;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	mvm_catch_crashes("membarrier");
-	if (mvm_parse_args(argc, argv, &a))
+	if (mvm_start(argc, argv, &a))
 		return 2;
 	if (mvm_pin(0) || membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED)) {
 		MVM_FAIL("membarrier: set-up (pin to CPU 0, register): %s", strerror(errno));

@@ -108,9 +108,7 @@ int main(int argc, char **argv)
 	double secs;
 	int bad = 0;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	mvm_catch_crashes("mmaplock");
-	if (mvm_parse_args(argc, argv, &o))
+	if (mvm_start(argc, argv, &o))
 		return 2;
 	if (o.t > THREADS_MAX)
 		o.t = THREADS_MAX;

@@ -307,6 +307,13 @@ int mvm_parse_args(int argc, char **argv, struct mvm_args *a)
 	return optind == argc ? 0 : usage(a);
 }
 
+int mvm_start(int argc, char **argv, struct mvm_args *a)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mvm_catch_crashes(a->prog);
+	return mvm_parse_args(argc, argv, a);
+}
+
 int mvm_pin(unsigned int cpu)
 {
 	cpu_set_t set;

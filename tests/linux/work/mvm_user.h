@@ -73,6 +73,11 @@ struct mvm_args {
 	bool submit;
 };
 int mvm_parse_args(int argc, char **argv, struct mvm_args *a);
+/*
+ * What every workload's main() does first: line-buffered stdout,
+ * mvm_catch_crashes(a->prog), then mvm_parse_args(); -1 on bad usage.
+ */
+int mvm_start(int argc, char **argv, struct mvm_args *a);
 /* Pin the calling thread to CPU `cpu`; -1 with errno. */
 int mvm_pin(unsigned int cpu);
 /* Online CPUs (sysconf), at least 1. */

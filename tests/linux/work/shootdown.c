@@ -224,9 +224,7 @@ int main(int argc, char **argv)
 	volatile uint64_t *slots;
 	int fd, bad;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	mvm_catch_crashes("shootdown");
-	if (mvm_parse_args(argc, argv, &a))
+	if (mvm_start(argc, argv, &a))
 		return 2;
 	ops = a.n;
 	run.variant = a.variant;
