@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/io.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mvm_user.h"
@@ -226,7 +227,8 @@ static void on_crash(int sig, siginfo_t *si, void *uc_v)
 	size_t at = 0;
 	unsigned int cpu = 0;
 
-	__asm__ volatile("rdtscp" : "=c"(cpu) :: "rax", "rdx");
+	/* The raw system call is async-signal-safe, and needs no RDTSCP in the guest's CPUID. */
+	(void)syscall(SYS_getcpu, &cpu, NULL, NULL);
 	put_str(buf, sizeof(buf), &at, "mvm-work: FAIL: ");
 	put_str(buf, sizeof(buf), &at, crash_prog);
 	put_str(buf, sizeof(buf), &at, ": crashed: signal ");
@@ -242,7 +244,7 @@ static void on_crash(int sig, siginfo_t *si, void *uc_v)
 	put_str(buf, sizeof(buf), &at, " err ");
 	put_hex(buf, sizeof(buf), &at, (uint64_t)uc->uc_mcontext.gregs[REG_ERR]);
 	put_str(buf, sizeof(buf), &at, " cpu ");
-	put_hex(buf, sizeof(buf), &at, cpu & 0xfff);	/* TSC_AUX: Linux puts the CPU in bits 11:0 */
+	put_hex(buf, sizeof(buf), &at, cpu);
 	put_str(buf, sizeof(buf), &at, "\n");
 	(void)!write(1, buf, at);
 	_exit(1);

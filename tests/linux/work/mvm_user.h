@@ -50,7 +50,8 @@ int mvm_record_fill(struct mvm_result *r, struct mvm_samples *s, const char *sui
  * Print the record's line and, with `submit`, hand it to minivmm: its id
  * (1, 2, ...), or -1 (with a FAIL line) if this program could not reach
  * the port (not root, no minivmm) or minivmm rejected the record (its
- * stderr says why). 0 without `submit`.
+ * stderr says why). 0 without `submit`. The page and its GPA are found once
+ * per process: a child of fork() must not submit through its parent's copy.
  */
 int mvm_report(struct mvm_result *r, bool submit);
 
