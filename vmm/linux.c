@@ -9,6 +9,7 @@
 #include "vmm/linux.h"
 #include "vmm/linux_bzimage.h"
 #include "vmm/linux_pvh.h"
+#include "vmm/tsc.h"
 
 bool linux_probe(const void *buf, size_t len)
 {
@@ -29,14 +30,6 @@ static void fill(struct linux_image *out, const struct linux_pvh_info *info, siz
 	out->vmlinux_len = len;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int load_bzimage(const void *buf, size_t len, struct guest_mem *mem,
 			struct linux_image *out, char *err, size_t errlen)
 {
@@ -50,10 +43,10 @@ static int load_bzimage(const void *buf, size_t len, struct guest_mem *mem,
 
 	if (linux_bzimage_parse(buf, len, &bz, err, errlen))
 		return -1;
-	t0 = now_ns();
+	t0 = host_monotonic_ns();
 	if (linux_bzimage_unpack(&bz, LINUX_UNPACK_MAX, &vmlinux, &vlen, err, errlen))
 		return -1;
-	out->unpack_ns = now_ns() - t0;
+	out->unpack_ns = host_monotonic_ns() - t0;
 	out->cmdline_max = bz.cmdline_size;
 	snprintf(out->format, sizeof(out->format), "bzImage %u.%02u, %s", bz.version >> 8,
 		 bz.version & 0xff, linux_comp_name(bz.comp));

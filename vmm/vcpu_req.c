@@ -17,6 +17,7 @@
 #include "vmm/vcpu.h"
 #include "vmm/vcpu_req.h"
 #include "vmm/vm.h"
+#include "vmm/tsc.h"
 
 /* Bounded, so a waiter re-checks vm->stopping even if nobody wakes it. */
 static void futex_wait(atomic_uint *addr, unsigned int val)
@@ -129,14 +130,6 @@ void vcpu_req_pause_begun(struct vcpu *v)
 	futex_wake(&v->pause_ack);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Asleep for the whole hold, on the requests word: vcpu_request() wakes it
  * for a stop (the kick signal is blocked outside KVM_RUN). It used to wake
@@ -145,13 +138,13 @@ static uint64_t now_ns(void)
  */
 void vcpu_hold_out(struct vcpu *v, unsigned int us)
 {
-	uint64_t end_ns = now_ns() + us * 1000ull, t;
+	uint64_t end_ns = host_monotonic_ns() + us * 1000ull, t;
 
 	for (;;) {
 		unsigned int req = atomic_load(&v->requests);
 		struct timespec left;
 
-		t = now_ns();
+		t = host_monotonic_ns();
 		if (t >= end_ns || (req & VCPU_REQ_STOP) || atomic_load(&v->vm->stopping))
 			return;
 		left.tv_sec = (time_t)((end_ns - t) / 1000000000ull);

@@ -334,25 +334,17 @@ static void say(struct vm *vm, const char *fmt, const char *arg, unsigned int n)
 	pthread_mutex_unlock(&vm->out_lock);
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Wait for a stop, a signal or the watchdog; returns once stopping is set.
  * With --preempt the wait also ends when its next round is due.
  */
 static void wait_for_stop(struct vm *vm, const sigset_t *waitset)
 {
-	uint64_t deadline = monotonic_ns() + (uint64_t)vm->cfg.timeout_s * 1000000000ull;
+	uint64_t deadline = host_monotonic_ns() + (uint64_t)vm->cfg.timeout_s * 1000000000ull;
 	bool watchdog = vm->cfg.timeout_s > 0;
 
 	while (!atomic_load(&vm->stopping)) {
-		uint64_t now = monotonic_ns(), until = preempt_tick(vm, now);
+		uint64_t now = host_monotonic_ns(), until = preempt_tick(vm, now);
 		struct timespec left;
 		int sig;
 
@@ -366,7 +358,7 @@ static void wait_for_stop(struct vm *vm, const sigset_t *waitset)
 		}
 		if (watchdog && deadline < until)
 			until = deadline;
-		now = monotonic_ns();
+		now = host_monotonic_ns();
 		until = until > now ? until - now : 0;
 		left.tv_sec = (time_t)(until / 1000000000ull);
 		left.tv_nsec = (long)(until % 1000000000ull);

@@ -28,6 +28,7 @@
 #include "vmm/vm.h"
 #include "vmm/x86.h"
 #include "vmm/xmm_calib.h"
+#include "vmm/tsc.h"
 
 /* Scratch code and stack in the VMM's first MiB, clear of the boot tables. */
 #define CALIB_CODE_GPA		0x80000ULL
@@ -60,14 +61,6 @@ static size_t emit_timed(uint8_t *p, const uint8_t *body, size_t len)
 	n += len;
 	memcpy(p + n, t1, sizeof(t1));
 	return n + sizeof(t1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -106,11 +99,11 @@ static int64_t run_block(struct vcpu *v, uint64_t rip, char *err, size_t errlen)
 static int64_t time_get_fpu(struct vcpu *v, char *err, size_t errlen)
 {
 	struct kvm_fpu fpu;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = host_monotonic_ns();
 
 	if (ioctl(v->fd, KVM_GET_FPU, &fpu))
 		return errmsg(err, errlen, "xmm calibration: KVM_GET_FPU: %s", strerror(errno));
-	return (int64_t)(now_ns() - t0);
+	return (int64_t)(host_monotonic_ns() - t0);
 }
 
 /*
@@ -149,11 +142,11 @@ static void time_walk(struct vm *vm, uint64_t *ns)
 	uint8_t buf[CALIB_SPILL_BYTES];
 
 	for (unsigned int i = 0; i < CALIB_ROUNDS; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = host_monotonic_ns();
 
 		/* The very call the spill path makes (vmm/hvhost.c). */
 		x86_read_gva(&vm->mem, MVM_PML4_GPA, CALIB_STACK_TOP - 0x80, buf, sizeof(buf));
-		t[i] = now_ns() - t0;
+		t[i] = host_monotonic_ns() - t0;
 	}
 	*ns = median(t, CALIB_ROUNDS);
 }

@@ -7,6 +7,7 @@
 #include "vmm/dev/pmtimer.h"
 #include "vmm/errmsg.h"
 #include "vmm/vcpu_ops.h"
+#include "vmm/tsc.h"
 
 struct pmtimer {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when the counter read 0 */
@@ -20,14 +21,6 @@ uint32_t pmtimer_ticks(uint64_t ns)
 	return (uint32_t)t & PMTIMER_MASK;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void pmtimer_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		       unsigned int size, void *state)
 {
@@ -37,7 +30,7 @@ static void pmtimer_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 	(void)v;
 	(void)offset;
 	(void)write;	/* read-only: the bus drops writes */
-	val = pmtimer_ticks(now_ns() - pm->start_ns);
+	val = pmtimer_ticks(host_monotonic_ns() - pm->start_ns);
 	memcpy(data, &val, size);	/* size <= 4: the bus keeps it in range */
 }
 
@@ -52,7 +45,7 @@ int pmtimer_dev_create(struct vm *vm, char *err, size_t errlen)
 
 	if (!pm)
 		return errmsg(err, errlen, "out of memory for the PM timer");
-	pm->start_ns = now_ns();
+	pm->start_ns = host_monotonic_ns();
 	if (bus_claim(vm_bus(vm), BUS_PIO, PMTIMER_PORT, 4, &pmtimer_desc, pm, err, errlen)) {
 		free(pm);
 		return -1;
