@@ -28,6 +28,8 @@ static bool hv_config_valid(const struct hv_config *cfg, const struct hv_host_op
 		return false;
 	if (cfg->crash_msrs && !ops->guest_crash)
 		return false;
+	if (cfg->ref_time && (!ops->read_clock || !ops->tsc_stable))
+		return false;
 	return true;
 }
 

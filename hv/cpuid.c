@@ -35,6 +35,8 @@ static uint32_t hv_cpuid_privileges(const struct hv_config *cfg)
 		eax |= HV_ACCESS_FREQUENCY_MSRS;
 	if (cfg->tsc_invariant)
 		eax |= HV_ACCESS_TSC_INVARIANT;
+	if (cfg->ref_time)
+		eax |= HV_MSR_TIME_REF_COUNT_AVAILABLE | HV_MSR_REFERENCE_TSC_AVAILABLE;
 	return eax;
 }
 

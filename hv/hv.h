@@ -71,6 +71,17 @@ struct hv_host_ops {
 	 * Called at most once per partition. Required only with crash_msrs.
 	 */
 	void (*guest_crash)(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS]);
+	/*
+	 * Partition reference time's two sources, both required only with
+	 * ref_time. read_clock: the TSC of `vcpu` (the caller) as its guest
+	 * would read it now, and the host's monotonic nanoseconds since the
+	 * partition began, taken together; -1 on failure. tsc_stable: whether
+	 * the host keeps every vCPU's TSC in step with that clock (KVM:
+	 * KVM_CLOCK_TSC_STABLE); only then may the guest read time from its
+	 * TSC through the reference TSC page.
+	 */
+	int (*read_clock)(void *opaque, unsigned int vcpu, uint64_t *tsc, uint64_t *ns);
+	bool (*tsc_stable)(void *opaque);
 };
 
 struct hv_config {
@@ -91,6 +102,7 @@ struct hv_config {
 	uint64_t apic_hz;		/* what APIC_FREQUENCY reads: the LAPIC timer's clock */
 	bool tsc_invariant;		/* AccessTscInvariantControls + TSC_INVARIANT_CONTROL */
 	bool crash_msrs;		/* CRASH_P0..P4, CRASH_CTL; needs ops->guest_crash */
+	bool ref_time;			/* TIME_REF_COUNT + REFERENCE_TSC; needs the clock ops */
 };
 
 /* One hypercall as decoded (also what tests and statistics look at). */

@@ -49,10 +49,16 @@ struct hv {
 	pthread_mutex_t msr_lock;
 	uint64_t guest_os_id;
 	uint64_t hypercall;
-	/* Also under msr_lock (crash.c, clock.c). */
+	/* Also under msr_lock (crash.c, clock.c, reftime.c). */
 	uint64_t crash_p[HV_CRASH_PARAMS];
 	bool crash_reported;
 	uint64_t tsc_invariant_ctl;
+	/* reftime.c: REFERENCE_TSC as written, and the page as last installed. */
+	uint64_t ref_tsc;
+	bool ref_page_valid;		/* TIME_REF_COUNT then reads the TSC */
+	uint32_t ref_seq;
+	uint64_t ref_scale;
+	int64_t ref_offset;
 	/*
 	 * VP_ASSIST_PAGE as each vCPU wrote it (nr_vcpus entries, NULL unless
 	 * cfg.vp_assist); a vCPU reaches only its own entry.
@@ -156,6 +162,11 @@ bool hv_hypercall_enabled(struct hv *hv);
 /* The frequency MSRs and TSC_INVARIANT_CONTROL (clock.c). */
 enum hv_msr_result hv_clock_msr_read(struct hv *hv, uint32_t msr, uint64_t *val);
 enum hv_msr_result hv_clock_msr_write(struct hv *hv, uint32_t msr, uint64_t val);
+/* TIME_REF_COUNT and REFERENCE_TSC (reftime.c). */
+enum hv_msr_result hv_reftime_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr,
+				       uint64_t *val);
+enum hv_msr_result hv_reftime_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr,
+					uint64_t val);
 
 /* CRASH_P0..P4 and CRASH_CTL (crash.c). */
 enum hv_msr_result hv_crash_msr_read(struct hv *hv, uint32_t msr, uint64_t *val);

@@ -2,8 +2,9 @@
 /*
  * The synthetic MSRs: GUEST_OS_ID and HYPERCALL (partition-wide, under
  * msr_lock), VP_INDEX (per vCPU, read-only) and, with cfg.vp_assist,
- * VP_ASSIST_PAGE (per vCPU). The clock and crash MSRs live in clock.c and
- * crash.c. Every other MSR of the range minivmm claims raises #GP.
+ * VP_ASSIST_PAGE (per vCPU). The clock, reference-time and crash MSRs
+ * live in clock.c, reftime.c and crash.c. Every other MSR of the range
+ * minivmm claims raises #GP.
  */
 #include "hv/internal.h"
 
@@ -96,6 +97,9 @@ enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, u
 		return HV_MSR_OK;
 	case HV_X64_MSR_VP_ASSIST_PAGE:
 		return hv_vp_assist_read(hv, vcpu, val);
+	case HV_X64_MSR_TIME_REF_COUNT:
+	case HV_X64_MSR_REFERENCE_TSC:
+		return hv_reftime_msr_read(hv, vcpu, msr, val);
 	case HV_X64_MSR_TSC_FREQUENCY:
 	case HV_X64_MSR_APIC_FREQUENCY:
 	case HV_X64_MSR_TSC_INVARIANT_CONTROL:
@@ -124,6 +128,9 @@ enum hv_msr_result hv_msr_write(struct hv *hv, unsigned int vcpu, uint32_t msr, 
 		return ret;
 	case HV_X64_MSR_VP_ASSIST_PAGE:
 		return hv_vp_assist_write(hv, vcpu, val);
+	case HV_X64_MSR_TIME_REF_COUNT:
+	case HV_X64_MSR_REFERENCE_TSC:
+		return hv_reftime_msr_write(hv, vcpu, msr, val);
 	case HV_X64_MSR_TSC_FREQUENCY:
 	case HV_X64_MSR_APIC_FREQUENCY:
 	case HV_X64_MSR_TSC_INVARIANT_CONTROL:

@@ -19,8 +19,10 @@
 #define HV_CPUID_SIGNATURE_EAX		0x31237648u	/* "Hv#1" */
 
 /* 0x40000003.EAX: partition privileges (low half) */
+#define HV_MSR_TIME_REF_COUNT_AVAILABLE	(1u << 1)	/* AccessPartitionReferenceCounter */
 #define HV_MSR_HYPERCALL_AVAILABLE	(1u << 5)
 #define HV_MSR_VP_INDEX_AVAILABLE	(1u << 6)
+#define HV_MSR_REFERENCE_TSC_AVAILABLE	(1u << 9)	/* AccessPartitionReferenceTsc */
 #define HV_ACCESS_FREQUENCY_MSRS	(1u << 11)	/* AccessFrequencyRegs */
 #define HV_ACCESS_TSC_INVARIANT		(1u << 15)	/* AccessTscInvariantControls */
 /* 0x40000003.EDX */
@@ -36,6 +38,8 @@
 #define HV_X64_MSR_GUEST_OS_ID		0x40000000u
 #define HV_X64_MSR_HYPERCALL		0x40000001u
 #define HV_X64_MSR_VP_INDEX		0x40000002u
+#define HV_X64_MSR_TIME_REF_COUNT	0x40000020u	/* 100 ns units, read-only */
+#define HV_X64_MSR_REFERENCE_TSC	0x40000021u	/* GPA of the reference TSC page | enable */
 #define HV_X64_MSR_TSC_FREQUENCY	0x40000022u	/* Hz, read-only */
 #define HV_X64_MSR_APIC_FREQUENCY	0x40000023u	/* Hz, read-only */
 #define HV_X64_MSR_VP_ASSIST_PAGE	0x40000073u
@@ -54,6 +58,20 @@
 #define HV_CRASH_CTL_CRASH_NOTIFY_MSG	(1ull << 62)	/* P3/P4 = message GPA/size */
 #define HV_CRASH_CTL_CRASH_NOTIFY	(1ull << 63)
 #define HV_EXPOSE_INVARIANT_TSC		(1ull << 0)	/* TSC_INVARIANT_CONTROL bit 0 */
+
+/*
+ * The reference TSC page: partition reference time, in 100 ns units, is
+ * ((TSC * scale) >> 64) + offset while `sequence` is neither 0 (use
+ * TIME_REF_COUNT instead) nor changes across the read.
+ */
+#define HV_REFERENCE_TSC_ENABLE		(1ull << 0)
+#define HV_REF_TIME_HZ			10000000ull
+struct hv_ref_tsc_page {
+	uint32_t sequence;
+	uint32_t reserved;
+	uint64_t scale;
+	int64_t offset;
+};
 
 #define HV_HYPERCALL_ENABLE		(1ull << 0)
 #define HV_HYPERCALL_LOCKED		(1ull << 1)

@@ -52,7 +52,7 @@ struct fuzz_host {
 	uint8_t ram[RAM_SIZE];
 	uint8_t xmm[HV_HCALL_XMM_COUNT][16];
 	struct hv_config cfg;
-	uint64_t rcx;
+	uint64_t rcx, r8;
 	unsigned int flushes, ipis, xmm_reads, crashes;
 };
 
@@ -148,6 +148,28 @@ static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[H
 	check(h->crashes++ == 0);
 }
 
+/*
+ * Any clock will do: the TSC is the input's RCX and the host time its R8,
+ * so the fuzzer picks both; the TSC is stable when RCX's top bit is clear.
+ */
+static int host_read_clock(void *opaque, unsigned int vcpu, uint64_t *tsc, uint64_t *ns)
+{
+	struct fuzz_host *h = opaque;
+
+	check(h->cfg.ref_time && vcpu == CALLER);
+	*tsc = h->rcx;
+	*ns = h->r8;
+	return 0;
+}
+
+static bool host_tsc_stable(void *opaque)
+{
+	const struct fuzz_host *h = opaque;
+
+	check(h->cfg.ref_time);
+	return !(h->rcx >> 63);
+}
+
 static const struct hv_host_ops host_ops = {
 	.read_gpa = host_read_gpa,
 	.write_gpa = host_write_gpa,
@@ -155,6 +177,8 @@ static const struct hv_host_ops host_ops = {
 	.flush_vcpus = host_flush_vcpus,
 	.send_ipi = host_send_ipi,
 	.guest_crash = host_guest_crash,
+	.read_clock = host_read_clock,
+	.tsc_stable = host_tsc_stable,
 };
 
 static uint64_t get_u64(const uint8_t *data, size_t size, size_t off)
@@ -201,7 +225,7 @@ static struct hv_config fuzz_config(uint8_t b)
 static void linux_switches(struct hv_config *cfg)
 {
 	cfg->endbr_page = cfg->vp_assist = cfg->freq_msrs = true;
-	cfg->tsc_invariant = cfg->crash_msrs = true;
+	cfg->tsc_invariant = cfg->crash_msrs = cfg->ref_time = true;
 	cfg->tsc_hz = 2100000000ull;
 	cfg->apic_hz = 1000000000ull;
 }
@@ -212,7 +236,42 @@ static bool msr_offered(uint32_t msr)
 	return msr <= HV_X64_MSR_VP_INDEX || msr == HV_X64_MSR_TSC_FREQUENCY ||
 	       msr == HV_X64_MSR_APIC_FREQUENCY || msr == HV_X64_MSR_VP_ASSIST_PAGE ||
 	       (msr >= HV_X64_MSR_CRASH_P0 && msr <= HV_X64_MSR_CRASH_CTL) ||
-	       msr == HV_X64_MSR_TSC_INVARIANT_CONTROL;
+	       msr == HV_X64_MSR_TSC_INVARIANT_CONTROL || msr == HV_X64_MSR_TIME_REF_COUNT ||
+	       msr == HV_X64_MSR_REFERENCE_TSC;
+}
+
+/*
+ * REFERENCE_TSC keeps what it took. An enabled page: with a stable TSC, a
+ * new non-zero sequence, the scale for tsc_hz and the offset that makes the
+ * page read the host time at the sample; without, sequence 0. TIME_REF_COUNT:
+ * the page's formula while it is valid, else the host time in 100 ns.
+ */
+static void check_ref_time(const struct fuzz_host *h, uint32_t msr, uint64_t val,
+			   enum hv_msr_result w, uint64_t back)
+{
+	uint64_t scale = (uint64_t)(((unsigned __int128)10000000 << 64) / h->cfg.tsc_hz);
+	uint64_t gpa = val & ~(uint64_t)(PAGE - 1), at_tsc;
+	bool stable = !(h->rcx >> 63);
+	struct hv_ref_tsc_page pg;
+
+	at_tsc = (uint64_t)(((unsigned __int128)h->rcx * scale) >> 64);
+	if (msr == HV_X64_MSR_TIME_REF_COUNT) {
+		check(w == HV_MSR_GP && back == h->r8 / 100);
+		return;
+	}
+	if (!(val & HV_REFERENCE_TSC_ENABLE) || gpa < RAM_SIZE)
+		check(w == HV_MSR_OK && back == val);
+	else
+		check(w == HV_MSR_GP);
+	if (w != HV_MSR_OK || !(val & HV_REFERENCE_TSC_ENABLE))
+		return;
+	memcpy(&pg, h->ram + gpa, sizeof(pg));
+	if (!stable) {
+		check(pg.sequence == 0 && pg.scale == 0 && pg.offset == 0);
+		return;
+	}
+	check(pg.sequence != 0 && pg.sequence != UINT32_MAX && pg.scale == scale);
+	check(at_tsc + (uint64_t)pg.offset == h->r8 / 100);
 }
 
 /* One write and one read of an MSR of the claimed range, before the call. */
@@ -238,6 +297,9 @@ static void msr_phase(const struct fuzz_host *h, struct hv *hv, uint32_t msr, ui
 	if (msr == HV_X64_MSR_TSC_FREQUENCY || msr == HV_X64_MSR_APIC_FREQUENCY)
 		check(w == HV_MSR_GP && back == (msr == HV_X64_MSR_TSC_FREQUENCY ?
 						 h->cfg.tsc_hz : h->cfg.apic_hz));
+	if (msr_offered(msr) &&
+	    (msr == HV_X64_MSR_TIME_REF_COUNT || msr == HV_X64_MSR_REFERENCE_TSC))
+		check_ref_time(h, msr, val, w, back);
 }
 
 static bool is_rep_call(uint16_t code)
@@ -306,6 +368,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(in.rcx & HV_HCALL_FAST_BIT))
 		in.rdx = gpa_bias(bias, in.rdx);
 	host.rcx = in.rcx;
+	host.r8 = in.r8;
 	for (i = 0; i < sizeof(host.xmm) && OFF_XMM + i < size; i++)
 		host.xmm[i / 16][i % 16] = data[OFF_XMM + i];
 	for (i = 0; OFF_MEM + i < size && in.rdx + i < RAM_SIZE && in.rdx + i >= in.rdx; i++)

@@ -77,6 +77,25 @@ static void fake_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[H
 	memcpy(f->crash_p, p, sizeof(f->crash_p));
 }
 
+static int fake_read_clock(void *opaque, unsigned int vcpu, uint64_t *tsc, uint64_t *ns)
+{
+	struct fake_host *f = opaque;
+
+	f->clock_reads++;
+	if (f->clock_ret || vcpu >= NR_VCPUS)
+		return -1;
+	*tsc = f->tsc[vcpu];
+	*ns = f->ns;
+	return 0;
+}
+
+static bool fake_tsc_stable(void *opaque)
+{
+	const struct fake_host *f = opaque;
+
+	return f->tsc_stable;
+}
+
 const struct hv_host_ops fake_ops = {
 	.read_gpa = fake_read_gpa,
 	.write_gpa = fake_write_gpa,
@@ -84,6 +103,8 @@ const struct hv_host_ops fake_ops = {
 	.flush_vcpus = fake_flush_vcpus,
 	.send_ipi = fake_send_ipi,
 	.guest_crash = fake_guest_crash,
+	.read_clock = fake_read_clock,
+	.tsc_stable = fake_tsc_stable,
 };
 
 struct fake_host *fake_new(void)

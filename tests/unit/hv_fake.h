@@ -2,7 +2,7 @@
 /*
  * The fake host the hv/ unit tests drive the Hyper-V layer through: a byte
  * array as guest RAM, fixed XMM values per vCPU, and a record of every
- * flush, IPI and crash report the layer asked for; the partition configurations; and the
+ * flush, IPI and crash report the layer asked for, a TSC per vCPU; the partition configurations; and the
  * table-row form of one hypercall with its expected outcome, which
  * test_hv_flush.c, test_hv_ipi.c and test_hv_hypercall.c each keep a table of.
  */
@@ -62,6 +62,10 @@ struct fake_host {
 	uint32_t ipi_vector;
 	unsigned int crashes, crash_vcpu;	/* the crash MSRs' report (guest_crash) */
 	uint64_t crash_p[HV_CRASH_PARAMS];
+	uint64_t tsc[NR_VCPUS], ns;		/* what read_clock gives each vCPU */
+	int clock_ret;
+	unsigned int clock_reads;
+	bool tsc_stable;			/* what tsc_stable answers */
 };
 
 extern const struct hv_host_ops fake_ops;
