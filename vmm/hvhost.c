@@ -193,6 +193,43 @@ static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[H
 	vm_request_stop(vm, EXITSTATUS_GUEST_CRASH);
 }
 
+/* Reference time's sample, on the vCPU's own thread (its MSR exit). */
+static int host_read_clock(void *opaque, unsigned int vcpu, uint64_t *tsc, uint64_t *ns)
+{
+	struct vm *vm = opaque;
+
+	if (vcpu_read_tsc(&vm->vcpus[vcpu], tsc))
+		return -1;
+	*ns = host_monotonic_ns() - vm->hv_epoch_ns;
+	return 0;
+}
+
+/*
+ * KVM's own answer: KVM_CLOCK_TSC_STABLE while it runs its master clock
+ * (a host TSC it trusts, every vCPU's TSC matched). Without it KVM resets
+ * a vCPU's TSC offset whenever the vCPU thread changes CPU, so guest TSC
+ * time is lost across exits and a page computed from it would run behind
+ * the MSR (seen in nested SVM: kvm-unit-tests' hyperv_clock drift check).
+ */
+static bool host_tsc_stable(void *opaque)
+{
+	struct vm *vm = opaque;
+	struct kvm_clock_data c = { 0 };
+	bool stable = !ioctl(vm->fd, KVM_GET_CLOCK, &c) && (c.flags & KVM_CLOCK_TSC_STABLE);
+	int was = atomic_exchange(&vm->ref_tsc_page,
+				  stable ? VM_REF_TSC_VALID : VM_REF_TSC_INVALID);
+
+	if (!stable && was != VM_REF_TSC_INVALID) {
+		pthread_mutex_lock(&vm->out_lock);
+		fprintf(stderr, "minivmm: the guest's reference TSC page is marked invalid "
+			"(sequence 0): KVM does not report a stable TSC on this host "
+			"(KVM_CLOCK_TSC_STABLE clear), so the guest reads TIME_REF_COUNT, an "
+			"exit per read, from the host clock\n");
+		pthread_mutex_unlock(&vm->out_lock);
+	}
+	return stable;
+}
+
 static const struct hv_host_ops host_ops = {
 	.read_gpa = host_read_gpa,
 	.write_gpa = host_write_gpa,
@@ -200,6 +237,8 @@ static const struct hv_host_ops host_ops = {
 	.flush_vcpus = host_flush_vcpus,
 	.send_ipi = host_send_ipi,
 	.guest_crash = host_guest_crash,
+	.read_clock = host_read_clock,
+	.tsc_stable = host_tsc_stable,
 };
 
 /* TLFS: hypercalls are for CPL 0 in long mode; the 32-bit form is not offered. */
@@ -282,6 +321,28 @@ static const struct bus_desc hcall_desc = {
 	.name = "hypercall", .kind = STATS_HCALL, .flags = BUS_F_WRITE_ONLY, .io = hcall_io,
 };
 
+/*
+ * Partition reference time for kernels (Linux, kvm-unit-tests'
+ * hyperv_clock.flat), not for the payload, whose MSR sweeps expect
+ * 0x40000020 to be absent. Linux takes the reference TSC page for its
+ * clocksource and sched_clock alike, so a page KVM's TSC cannot back
+ * (sequence 0) turns every sched_clock call into a TIME_REF_COUNT exit:
+ * measured on nested SVM (host clocksource hpet), 12-28 thousand a boot
+ * and /init 25% later than with the PM timer and a TSC sched_clock. So
+ * Linux is offered it only where the host's clocksource lets KVM keep the
+ * TSC stable; whether KVM then does is checked when the page is enabled.
+ */
+static bool hvhost_offers_ref_time(struct vm *vm)
+{
+	bool offered = vm->image.kind != IMAGE_ELF64 &&
+		       (vm->image.kind != IMAGE_LINUX ||
+			kvm_clocksource_is_tsc(vm->kvm.clocksource));
+
+	if (!offered && vm->image.kind == IMAGE_LINUX)
+		atomic_store(&vm->ref_tsc_page, VM_REF_TSC_NOT_OFFERED);
+	return offered;
+}
+
 int hvhost_create(struct vm *vm, char *err, size_t errlen)
 {
 	bool is_linux = vm->image.kind == IMAGE_LINUX;
@@ -306,11 +367,13 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.apic_hz = is_linux ? HVHOST_KVM_APIC_HZ : 0,
 		/* Only where KVM says the TSC it gives guests never changes rate. */
 		.tsc_invariant = is_linux && cpuid_kvm_tsc_invariant(vm->kvm.fd),
+		.ref_time = hvhost_offers_ref_time(vm),
 	};
 
 #ifdef MVM_FAULT_NO_FLUSH
 	fprintf(stderr, "minivmm: TEST BUILD (minivmm-noflush): Hyper-V flush hypercalls flush nothing\n");
 #endif
+	vm->hv_epoch_ns = host_monotonic_ns();
 	vm->hv = hv_create(&cfg, &host_ops, vm);
 	if (!vm->hv) {
 		snprintf(err, errlen, "cannot create the Hyper-V layer (out of memory)");

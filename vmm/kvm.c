@@ -72,6 +72,27 @@ static void read_cpu_model(char *out, size_t len)
 	fclose(f);
 }
 
+/* sysfs' one line, without its newline; "unknown" if it cannot be read. */
+static void read_clocksource(char *out, size_t len)
+{
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	snprintf(out, len, "unknown");
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	else
+		snprintf(out, len, "unknown");
+	fclose(f);
+}
+
+bool kvm_clocksource_is_tsc(const char *name)
+{
+	return !strcmp(name, "tsc") || !strcmp(name, "tsc-early") ||
+	       !strcmp(name, "hyperv_clocksource_tsc_page");
+}
+
 static int open_dev(const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -147,6 +168,7 @@ int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen)
 	kvm->host_cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(kvm->kernel, sizeof(kvm->kernel), "%s", uname(&u) ? "unknown" : u.release);
 	read_cpu_model(kvm->cpu_model, sizeof(kvm->cpu_model));
+	read_clocksource(kvm->clocksource, sizeof(kvm->clocksource));
 	return 0;
 fail_close:
 	close(kvm->fd);

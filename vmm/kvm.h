@@ -20,6 +20,7 @@ struct kvm_host {
 	int sync_regs;		/* KVM_CAP_SYNC_REGS: the valid fields */
 	char kernel[80];	/* uname -r */
 	char cpu_model[80];
+	char clocksource[32];	/* the host's current clocksource, "unknown" if unreadable */
 	unsigned int host_cpus;
 };
 
@@ -37,5 +38,13 @@ bool kvm_x2apic_api_usable(const struct kvm_host *kvm);
 /* Raise RLIMIT_NOFILE's soft limit for n vCPU fds; say so when the hard one is too low. */
 int kvm_check_fd_limit(unsigned int n, char *err, size_t errlen);
 const char *kvm_backend_name(enum mvm_backend b);
+/*
+ * Whether a host clocksource of this name lets KVM run its master clock,
+ * which KVM_CLOCK_TSC_STABLE reports: the TSC (tsc, tsc-early), or Hyper-V's
+ * reference TSC page when the host is a Hyper-V guest (KVM's
+ * gtod_is_based_on_tsc). Any other (hpet, acpi_pm, kvm-clock) leaves each
+ * vCPU's TSC offset reset whenever its thread moves.
+ */
+bool kvm_clocksource_is_tsc(const char *name);
 
 #endif

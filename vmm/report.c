@@ -47,6 +47,22 @@ static const char *pv_layout(enum pv_personality pv)
 	}
 }
 
+/* Linux under Hyper-V without TSC_INVARIANT: what it will keep time with. */
+static void banner_linux_clock(const struct vm *vm, FILE *f)
+{
+	fprintf(f, "minivmm: linux: KVM reports no invariant TSC here, so Hyper-V's "
+		"TSC_INVARIANT is not offered and Linux marks its TSC unstable; ");
+	if (atomic_load(&vm->ref_tsc_page) == VM_REF_TSC_NOT_OFFERED)
+		fprintf(f, "the host's clocksource is %s, not the TSC, so KVM keeps no stable "
+			"guest TSC and the reference TSC page is not offered either: Linux reads "
+			"the ACPI PM timer (a user-space exit per read), sched_clock the TSC\n",
+			vm->kvm.clocksource);
+	else
+		fprintf(f, "it keeps time with the reference TSC page (no exit per read "
+			"where KVM reports a stable TSC, else TIME_REF_COUNT, a user-space exit "
+			"per read, for sched_clock too)\n");
+}
+
 /* Which guest, how it was loaded, and which hypervisor it is shown. */
 static void banner_guest(const struct vm *vm, FILE *f)
 {
@@ -64,9 +80,7 @@ static void banner_guest(const struct vm *vm, FILE *f)
 			(unsigned long long)(im->unpack_ns / 1000000));
 	fprintf(f, "\n");
 	if (vm->hv && !cpuid_tsc_invariant(vm->cpuid))
-		fprintf(f, "minivmm: linux: KVM reports no invariant TSC here, so Hyper-V's "
-			"TSC_INVARIANT is not offered: Linux will mark its TSC unstable and read "
-			"the ACPI PM timer (a user-space exit per read)\n");
+		banner_linux_clock(vm, f);
 }
 
 void report_banner(const struct vm *vm, FILE *f)
@@ -405,6 +419,16 @@ static json_t *xmm_calib_json(const struct vm *vm)
 			 "kvm_get_fpu_ns", (json_int_t)c->get_fpu_ns);
 }
 
+static const char *ref_tsc_name(const struct vm *vm)
+{
+	static const char *const names[] = {
+		[VM_REF_TSC_UNUSED] = "unused", [VM_REF_TSC_VALID] = "valid",
+		[VM_REF_TSC_INVALID] = "invalid", [VM_REF_TSC_NOT_OFFERED] = "not_offered",
+	};
+
+	return names[atomic_load(&vm->ref_tsc_page)];
+}
+
 static json_t *env_json(const struct vm *vm)
 {
 	char hints[32];
@@ -436,6 +460,9 @@ static json_t *env_json(const struct vm *vm)
 	/* What CPUID 0x40000004 recommended; null where no Hyper-V was shown. */
 	if (env)
 		json_object_set_new(env, "hv_hints", vm->hv ? json_string(hints) : json_null());
+	if (env)
+		json_object_set_new(env, "ref_tsc_page", vm->hv ? json_string(ref_tsc_name(vm)) :
+								 json_null());
 	return env;
 }
 

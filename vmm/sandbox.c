@@ -329,9 +329,15 @@ static int build_vcpu(scmp_filter_ctx ctx, const struct sandbox_fds *fds)
 		return -1;
 	if (!fds->hv)
 		return 0;
-	/* XMM-fast input by KVM_GET_FPU; Hyper-V IPIs as MSIs on the VM. */
+	/*
+	 * XMM-fast input by KVM_GET_FPU; reference time from the TSC by
+	 * KVM_GET_MSRS and whether it may be by KVM_GET_CLOCK; Hyper-V IPIs
+	 * as MSIs on the VM.
+	 */
 	return allow_ioctl(ctx, fds->vcpu_fd, KVM_GET_FPU) ||
-	       (fds->vm_fd >= 0 && allow_ioctl(ctx, fds->vm_fd, KVM_SIGNAL_MSI));
+	       allow_ioctl(ctx, fds->vcpu_fd, KVM_GET_MSRS) ||
+	       (fds->vm_fd >= 0 && (allow_ioctl(ctx, fds->vm_fd, KVM_SIGNAL_MSI) ||
+				    allow_ioctl(ctx, fds->vm_fd, KVM_GET_CLOCK)));
 }
 
 #ifdef MVM_SANDBOX_SELFTEST

@@ -101,6 +101,22 @@ int vcpu_inject_exception(struct vcpu *v, unsigned int vector)
 	return ioctl(v->fd, KVM_SET_VCPU_EVENTS, &ev);
 }
 
+#define MSR_IA32_TSC	0x10
+
+int vcpu_read_tsc(struct vcpu *v, uint64_t *tsc)
+{
+	struct {
+		struct kvm_msrs hdr;
+		struct kvm_msr_entry e;
+	} m = { .hdr.nmsrs = 1, .e.index = MSR_IA32_TSC };
+
+	/* KVM returns how many it read; for the TSC, the L1 TSC at this instant. */
+	if (ioctl(v->fd, KVM_GET_MSRS, &m) != 1)
+		return -1;
+	*tsc = m.e.data;
+	return 0;
+}
+
 /* Toggle CR4.PGE: KVM flushes the guest TLB when PGE changes (SDM 4.10.4.1). */
 static int flush_guest_tlb(struct vcpu *v)
 {

@@ -51,6 +51,11 @@ void vm_irq_edge(struct vm *vm, unsigned int irq);
  * errno.
  */
 int vcpu_complete_exit(struct vcpu *v);
+/*
+ * From v's own thread: v's TSC as its guest would read it now
+ * (KVM_GET_MSRS of IA32_TSC). 0, or -1.
+ */
+int vcpu_read_tsc(struct vcpu *v, uint64_t *tsc);
 /* Inject exception `vector`, without an error code, before the next entry. 0, or -1 with errno. */
 int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
 /*

@@ -54,6 +54,16 @@ struct vm {
 	struct sandbox_vcpu_prog vcpu_filter;	/* built once, loaded by every vCPU thread */
 	uint64_t preempt_due;		/* --preempt: CLOCK_MONOTONIC ns of the next round, 0 = none yet */
 	uint64_t preempt_rounds;	/* rounds started (main thread only) */
+	uint64_t hv_epoch_ns;		/* CLOCK_MONOTONIC ns of Hyper-V reference time 0 */
+	atomic_int ref_tsc_page;	/* enum vm_ref_tsc_page: what the guest was given */
+};
+
+/* The reference TSC page as offered and last enabled (--pv hyperv). */
+enum vm_ref_tsc_page {
+	VM_REF_TSC_UNUSED = 0,		/* never enabled */
+	VM_REF_TSC_VALID,		/* KVM's TSC stable: time read from the TSC */
+	VM_REF_TSC_INVALID,		/* KVM's TSC not stable: sequence 0, the MSR instead */
+	VM_REF_TSC_NOT_OFFERED,		/* Linux on a host whose clocksource is not the TSC */
 };
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);

@@ -76,14 +76,26 @@ lx_hint_ok() {
 
 # lx_pv_ok NAME PV: what the kernel said about the personality. PV
 # "hyperv:HINTS": Hyper-V shown with those --hv-hints (linux_work.inc).
+# lx_hv_clock_ok NAME: Linux under Hyper-V without TSC_INVARIANT keeps time
+# with what the banner said: the reference TSC page where it was offered,
+# never where the host's clocksource kept it back (docs/linux.md).
+lx_hv_clock_ok() {
+	if grep -qF "the reference TSC page is not offered" "$T/out"; then
+		lx_dmesg_lacks "$1" "Switched to clocksource hyperv_clocksource_tsc_page"
+	elif grep -qF "keeps time with the reference TSC page" "$T/out"; then
+		lx_dmesg_has "$1" "Switched to clocksource hyperv_clocksource_tsc_page"
+	fi
+}
+
 lx_pv_ok() {
 	case $2 in
 	hyperv:*) lx_dmesg_has "$1" "Hypervisor detected: Microsoft Hyper-V" && lx_dmesg_lacks "$1" "kvm-clock" &&
 		lx_hint_ok "$1" "${2#hyperv:}" flush "Hyper-V: Using hypercall for remote TLB flush" &&
-		lx_hint_ok "$1" "${2#hyperv:}" ipi "Using IPI hypercalls" ;;
+		lx_hint_ok "$1" "${2#hyperv:}" ipi "Using IPI hypercalls" && lx_hv_clock_ok "$1" ;;
 	hyperv) lx_dmesg_has "$1" "Hypervisor detected: Microsoft Hyper-V" &&
 		lx_dmesg_has "$1" "Hyper-V: Using hypercall for remote TLB flush" &&
-		lx_dmesg_has "$1" "Using IPI hypercalls" && lx_dmesg_lacks "$1" "kvm-clock" ;;
+		lx_dmesg_has "$1" "Using IPI hypercalls" && lx_dmesg_lacks "$1" "kvm-clock" &&
+		lx_hv_clock_ok "$1" ;;
 	kvm) lx_dmesg_has "$1" "Hypervisor detected: KVM" && lx_dmesg_has "$1" "kvm-clock: Using msrs" &&
 		lx_dmesg_lacks "$1" "Hyper-V: Using" ;;
 	none) lx_dmesg_lacks "$1" "Hyper-V: Using" && lx_dmesg_lacks "$1" "kvm-clock" ;;
