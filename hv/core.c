@@ -14,6 +14,8 @@ static bool hv_config_valid(const struct hv_config *cfg, const struct hv_host_op
 		return false;
 	if (cfg->nr_vcpus == 0 || cfg->nr_vcpus > HV_MAX_VP_INDEX)
 		return false;
+	if (cfg->vp_base % 64 || cfg->vp_base > HV_MAX_VP_INDEX - cfg->nr_vcpus)
+		return false;
 	if (!ops->read_gpa || !ops->write_gpa || !ops->flush_vcpus || !ops->send_ipi)
 		return false;
 	/* XMM-fast input needs a way to fetch XMM0-5 (or their spill). */

@@ -86,7 +86,8 @@ static void hv_cpuid_leaf(const struct hv_config *cfg, uint32_t function,
 		leaf->ebx = HV_SPINLOCK_NEVER_NOTIFY;
 		break;
 	case HV_CPUID_IMPLEMENT_LIMITS:
-		leaf->eax = cfg->nr_vcpus;
+		/* Every VP index is below this (hv/vpset.c). */
+		leaf->eax = cfg->vp_base + cfg->nr_vcpus;
 		break;
 	}
 }

@@ -15,7 +15,7 @@
 #include "hv/tlfs.h"
 #include "minivmm/abi.h"
 
-/* A set of VP indexes (VP index == minivmm vCPU index). */
+/* A set of vCPUs by minivmm vCPU index (VP index - cfg.vp_base: hv/vpset.c). */
 struct hv_vpmask {
 	uint64_t bits[HV_MAX_VP_INDEX / 64];
 };
@@ -85,7 +85,12 @@ struct hv_host_ops {
 };
 
 struct hv_config {
-	unsigned int nr_vcpus;		/* VP indexes are 0..nr_vcpus-1 */
+	unsigned int nr_vcpus;		/* vCPU i has VP index vp_base + i */
+	/*
+	 * The first VP index: a multiple of 64, 0 unless the user asks (64
+	 * makes Linux take the Ex calls at any vCPU count: docs/hyperv.md).
+	 */
+	unsigned int vp_base;
 	bool xmm_input;			/* advertise + accept XMM-fast input */
 	bool xmm_spill;			/* hypercall page spills XMM0-5 below RSP */
 	bool flush_hint;		/* advertise remote TLB flush */

@@ -92,8 +92,8 @@ enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, u
 		pthread_mutex_unlock(&hv->msr_lock);
 		return HV_MSR_OK;
 	case HV_X64_MSR_VP_INDEX:
-		/* VP index == minivmm vCPU index, fixed for the VM's life. */
-		*val = vcpu;
+		/* vp_base + the minivmm vCPU index, fixed for the VM's life. */
+		*val = (uint64_t)hv->cfg.vp_base + vcpu;
 		return HV_MSR_OK;
 	case HV_X64_MSR_VP_ASSIST_PAGE:
 		return hv_vp_assist_read(hv, vcpu, val);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Processor sets: the 64-bit masks of the non-Ex calls and HV_VP_SET of
- * the Ex calls, turned into a struct hv_vpmask of existing VPs.
+ * the Ex calls, turned into a struct hv_vpmask of existing VPs. The
+ * guest names VPs by VP index, vp_base + vCPU index; vp_base is a
+ * multiple of 64, so VP bank b is vCPU bank b - vp_base / 64.
  */
 #include "hv/internal.h"
 
 #define HV_BANK_BITS	64u
 
-/* The bits of bank `bank` that name VPs below nr_vcpus. */
+/* The bits of vCPU bank `bank` that name vCPUs below nr_vcpus. */
 static uint64_t hv_bank_valid_bits(const struct hv *hv, unsigned int bank)
 {
 	unsigned int first = bank * HV_BANK_BITS;
@@ -21,15 +23,20 @@ static uint64_t hv_bank_valid_bits(const struct hv *hv, unsigned int bank)
 }
 
 /*
- * A VP index at or above CPUID 0x40000005.EAX is not a VP of this
- * partition: the whole call fails, nothing is delivered.
+ * VP bank `vp_bank` of the guest's set. A VP index below vp_base or at or
+ * above CPUID 0x40000005.EAX is not a VP of this partition: the whole
+ * call fails, nothing is delivered.
  */
 static uint16_t hv_vpmask_set_bank(const struct hv *hv, struct hv_vpmask *set,
-				   unsigned int bank, uint64_t bits)
+				   unsigned int vp_bank, uint64_t bits)
 {
-	if (bits & ~hv_bank_valid_bits(hv, bank))
+	unsigned int base_bank = hv->cfg.vp_base / HV_BANK_BITS;
+
+	if (!bits)
+		return HV_STATUS_SUCCESS;
+	if (vp_bank < base_bank || bits & ~hv_bank_valid_bits(hv, vp_bank - base_bank))
 		return HV_STATUS_INVALID_VP_INDEX;
-	set->bits[bank] = bits;
+	set->bits[vp_bank - base_bank] = bits;
 	return HV_STATUS_SUCCESS;
 }
 

@@ -20,6 +20,16 @@ START_TEST(test_create_rejects)
 	hv = hv_create(&cfg, &fake_ops, NULL);
 	ck_assert_ptr_nonnull(hv);
 	hv_destroy(hv);
+	/* The first VP index: a multiple of 64 with every vCPU's index below 4096. */
+	cfg.vp_base = 64;
+	ck_assert_ptr_null(hv_create(&cfg, &fake_ops, NULL));
+	cfg.nr_vcpus = HV_MAX_VP_INDEX - 64;
+	hv = hv_create(&cfg, &fake_ops, NULL);
+	ck_assert_ptr_nonnull(hv);
+	hv_destroy(hv);
+	cfg.vp_base = 32;
+	ck_assert_ptr_null(hv_create(&cfg, &fake_ops, NULL));
+	cfg.vp_base = 0;
 
 	ops.read_xmm = NULL;
 	ck_assert_ptr_null(hv_create(&cfg, &ops, NULL));

@@ -59,6 +59,12 @@ START_TEST(test_cpuid_options)
 	ck_assert_uint_eq(l[2].function, 0);
 	ck_assert_uint_eq(hv_cpuid_leaves(hv, l, 0), 0);
 	hv_destroy(hv);
+	/* VP indexes from 64: 0x40000005.EAX bounds them, so it is 64 + 3. */
+	cfg.vp_base = 64;
+	hv = fake_hv(f, &cfg);
+	ck_assert_uint_eq(hv_cpuid_leaves(hv, l, 6), 6);
+	ck_assert_uint_eq(l[5].eax, 67);
+	hv_destroy(hv);
 	fake_free(f);
 }
 END_TEST

@@ -93,10 +93,11 @@ static const struct hv_host_ops edge_ops = {
 static struct edge_host *host;
 static struct hv *hv;
 
-static void start(unsigned int nr_vcpus)
+/* nr_vcpus vCPUs whose VP indexes start at vp_base. */
+static void start_at(unsigned int nr_vcpus, unsigned int vp_base)
 {
 	struct hv_config cfg = {
-		.nr_vcpus = nr_vcpus, .xmm_input = true,
+		.nr_vcpus = nr_vcpus, .vp_base = vp_base, .xmm_input = true,
 		.flush_hint = true, .ipi_hint = true, .ex_hint = true,
 	};
 
@@ -107,6 +108,11 @@ static void start(unsigned int nr_vcpus)
 	ck_assert_int_eq(hv_msr_write(hv, 0, HV_X64_MSR_GUEST_OS_ID, OS_ID), HV_MSR_OK);
 	ck_assert_int_eq(hv_msr_write(hv, 0, HV_X64_MSR_HYPERCALL,
 				      PAGE_GPA | HV_HYPERCALL_ENABLE), HV_MSR_OK);
+}
+
+static void start(unsigned int nr_vcpus)
+{
+	start_at(nr_vcpus, 0);
 }
 
 static void stop(void)
@@ -292,6 +298,46 @@ START_TEST(test_set_all_partial_last_bank)
 }
 END_TEST
 
+/*
+ * VP indexes from 64 (--hv-vp-base 64), 2 vCPUs: VPs 64 and 65 are vCPUs 0
+ * and 1, so an Ex set's bank 1 reaches them and bank 0 names no VP; a
+ * non-Ex 64-bit mask (VPs 0..63) can only be empty; SET_ALL and the
+ * all-processors flush are still every vCPU.
+ */
+START_TEST(test_vp_base_64)
+{
+	uint64_t ex_ok[] = { VECTOR, SPARSE, 1ull << 1, 0x2 };
+	uint64_t ex_low[] = { VECTOR, SPARSE, 1 | 1ull << 1, 0x1, 0x2 };
+	uint64_t ex_past[] = { VECTOR, SPARSE, 1ull << 1, 0x4 };
+	uint64_t all[] = { VECTOR, HV_GENERIC_SET_ALL, 0 };
+	uint64_t flush_all[] = { 0, HV_FLUSH_ALL_PROCESSORS, 0 };
+
+	start_at(2, 64);
+	ck_assert_uint_eq(call_mem(HVCALL_SEND_IPI_EX | VAR(1), IN_GPA, ex_ok, 4), HV_STATUS_SUCCESS);
+	ck_assert_uint_eq(host->ipis, 1);
+	assert_set(0, 0x2);	/* VP 65 = vCPU 1 */
+	ck_assert_uint_eq(call_mem(HVCALL_SEND_IPI_EX | VAR(2), IN_GPA, ex_low, 5),
+			  HV_STATUS_INVALID_VP_INDEX);
+	ck_assert_uint_eq(call_mem(HVCALL_SEND_IPI_EX | VAR(1), IN_GPA, ex_past, 4),
+			  HV_STATUS_INVALID_VP_INDEX);
+	ck_assert_uint_eq(host->ipis, 1);
+	ck_assert_uint_eq(call_mem(HVCALL_SEND_IPI, IN_GPA, (uint64_t[]){ VECTOR, 0x1 }, 2),
+			  HV_STATUS_INVALID_VP_INDEX);
+	ck_assert_uint_eq(call_mem(HVCALL_SEND_IPI, IN_GPA, (uint64_t[]){ VECTOR, 0 }, 2),
+			  HV_STATUS_SUCCESS);
+	ck_assert_uint_eq(host->ipis, 1);	/* an empty set delivers nothing */
+	ck_assert_uint_eq(call_mem(HVCALL_SEND_IPI_EX, IN_GPA, all, 3), HV_STATUS_SUCCESS);
+	assert_set(0, 0x3);
+	ck_assert_uint_eq(call_mem(HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE, IN_GPA, flush_all, 3),
+			  HV_STATUS_SUCCESS);
+	ck_assert_uint_eq(host->flushes, 1);
+	assert_set(0, 0x3);
+	ck_assert_uint_eq(hv_msr_read(hv, 1, HV_X64_MSR_VP_INDEX, &ex_ok[0]), HV_MSR_OK);
+	ck_assert_uint_eq(ex_ok[0], 65);
+	stop();
+}
+END_TEST
+
 /* The walk over a set's bits the VMM's flush and IPI fan-out use. */
 START_TEST(test_vpmask_next_walk)
 {
@@ -332,6 +378,7 @@ static Suite *vpset_suite(void)
 	tcase_add_test(tc, test_all_64_banks_listed);
 	tcase_add_test(tc, test_more_banks_than_the_input_holds);
 	tcase_add_test(tc, test_set_all_partial_last_bank);
+	tcase_add_test(tc, test_vp_base_64);
 	tcase_add_test(tc, test_vpmask_next_walk);
 	suite_add_tcase(s, tc);
 	return s;
