@@ -353,6 +353,7 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.flush_hint = vm->cfg.hv_hints & VMM_HV_HINT_FLUSH,
 		.ipi_hint = vm->cfg.hv_hints & VMM_HV_HINT_IPI,
 		.ex_hint = vm->cfg.hv_hints & VMM_HV_HINT_EX,
+		.vp_base = vm->cfg.hv_vp_base,
 		/*
 		 * What Linux needs to boot cleanly (docs/hyperv.md, "Linux
 		 * guests"); the TSC rate follows once vCPU 0 exists

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hv/tlfs.h"
 #include "vmm/errmsg.h"
 #include "vmm/linux_cmdline.h"
 #include "vmm/options.h"
@@ -32,6 +33,7 @@ enum {
 	OPT_PV,
 	OPT_INITRD,
 	OPT_HV_HINTS,
+	OPT_HV_VP_BASE,
 	OPT_PREEMPT,
 };
 
@@ -49,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "no-hv-xmm", no_argument, NULL, OPT_NO_HV_XMM },
 	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
 	{ "hv-hints", required_argument, NULL, OPT_HV_HINTS },
+	{ "hv-vp-base", required_argument, NULL, OPT_HV_VP_BASE },
 	{ "preempt", required_argument, NULL, OPT_PREEMPT },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
@@ -103,6 +106,10 @@ void options_usage(FILE *f)
 "                        (Ex processor masks), or 'none' (default:\n"
 "                        flush,ipi,ex); a guest that heeds them (Linux) takes\n"
 "                        its native path for a hint left out\n"
+"      --hv-vp-base N    Hyper-V VP indexes start at N, a multiple of 64\n"
+"                        (default 0): vCPU i is VP N+i; 64 makes Linux take\n"
+"                        the Ex flush and IPI calls at any vCPU count\n"
+"                        (kernels only, not the payload)\n"
 "      --preempt V:H:E[:hidden]\n"
 "                        every E, hold each vCPU of the list V out of guest\n"
 "                        mode for H (e.g. 1-3:500us:5ms; us, ms or s), with\n"
@@ -472,6 +479,13 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_INITRD: cfg->initrd_path = arg; return OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_HV_HINTS: return parse_hints(arg, cfg, err, errlen);
+	case OPT_HV_VP_BASE:
+		if (parse_uint(arg, HV_MAX_VP_INDEX - 64, &v) || v % 64)
+			return fail(err, errlen, "--hv-vp-base '%s': need a multiple of 64 from 0 to %u",
+				    arg, HV_MAX_VP_INDEX - 64);
+		cfg->hv_vp_base = (unsigned int)v;
+		cfg->hv_vp_base_given = true;
+		return OPTIONS_OK;
 	case OPT_PREEMPT: return parse_preempt(arg, cfg, err, errlen);
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);
 	case OPT_KVM: cfg->kvm_path = arg; return OPTIONS_OK;

@@ -87,6 +87,8 @@ struct vm_config {
 	bool hv_xmm;			/* advertise XMM-fast input */
 	unsigned int hv_hints;		/* VMM_HV_HINT_*: --hv-hints, default all */
 	bool hv_hints_given;		/* --hv-hints on the command line */
+	unsigned int hv_vp_base;	/* --hv-vp-base: VP index of vCPU 0 (a multiple of 64) */
+	bool hv_vp_base_given;
 	enum xmm_path xmm_path;
 	const char *json_path;
 	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */

@@ -99,8 +99,12 @@ void report_banner(const struct vm *vm, FILE *f)
 		char hints[32];
 
 		options_hints_name(vm->cfg.hv_hints, hints, sizeof(hints));
-		fprintf(f, " (hints %s, xmm input %s, path %s)", hints, vm->cfg.hv_xmm ? "on" : "off",
+		fprintf(f, " (hints %s, xmm input %s, path %s", hints, vm->cfg.hv_xmm ? "on" : "off",
 			vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
+		if (vm->cfg.hv_vp_base)
+			fprintf(f, ", VP indexes %u-%u", vm->cfg.hv_vp_base,
+				vm->cfg.hv_vp_base + vm->cfg.nr_vcpus - 1);
+		fprintf(f, ")");
 	}
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
 	fprintf(f, "minivmm: sandbox %s\n", sandbox_banner(vm));
@@ -460,6 +464,9 @@ static json_t *env_json(const struct vm *vm)
 	/* What CPUID 0x40000004 recommended; null where no Hyper-V was shown. */
 	if (env)
 		json_object_set_new(env, "hv_hints", vm->hv ? json_string(hints) : json_null());
+	if (env)
+		json_object_set_new(env, "hv_vp_base", vm->hv ? json_integer(vm->cfg.hv_vp_base) :
+								json_null());
 	if (env)
 		json_object_set_new(env, "ref_tsc_page", vm->hv ? json_string(ref_tsc_name(vm)) :
 								 json_null());

@@ -202,6 +202,26 @@ static void choose_pv(struct vm_config *cfg, const struct image_format *fmt)
 		cfg->hv_xmm = false;
 }
 
+/* --hv-vp-base: for a guest shown Hyper-V that reads its VP indexes (a kernel). */
+static int check_vp_base(const struct vm *vm, char *err, size_t errlen)
+{
+	const struct vm_config *c = &vm->cfg;
+
+	if (!c->hv_vp_base_given)
+		return 0;
+	if (!options_pv_has_hyperv(c->pv))
+		return errmsg(err, errlen, "--hv-vp-base: the guest is shown no Hyper-V (--pv %s); it needs --pv hyperv or hyperv+kvm",
+			      options_pv_name(c->pv));
+	if (c->hv_vp_base && vm->image.kind == IMAGE_ELF64)
+		return errmsg(err, errlen, "--hv-vp-base %u: %s is minivmm's payload, whose Hyper-V suites name VP i as vCPU i; VP indexes can move only for kernels",
+			      c->hv_vp_base, c->elf_path);
+	if (c->hv_vp_base > HV_MAX_VP_INDEX - c->nr_vcpus)
+		return errmsg(err, errlen, "--hv-vp-base %u with %u vCPUs: the last VP index would be %u, past %u (the highest an HV_VP_SET names)",
+			      c->hv_vp_base, c->nr_vcpus, c->hv_vp_base + c->nr_vcpus - 1,
+			      HV_MAX_VP_INDEX - 1);
+	return 0;
+}
+
 /* What the arguments after "--" may be for this kind; 0, or -1 with `err`. */
 static int check_args(const struct vm *vm, char *err, size_t errlen)
 {
@@ -213,6 +233,8 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
 	if (vm->cfg.hv_hints_given && !options_pv_has_hyperv(vm->cfg.pv))
 		return errmsg(err, errlen, "--hv-hints: the guest is shown no Hyper-V (--pv %s); hints need --pv hyperv or hyperv+kvm",
 			      options_pv_name(vm->cfg.pv));
+	if (check_vp_base(vm, err, errlen))
+		return -1;
 	if (vm->image.kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX)
 		return errmsg(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",
 			      MVM_CMDLINE_MAX - 1);

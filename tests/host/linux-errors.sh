@@ -5,7 +5,8 @@
 # a bzImage cut short, one whose xz payload is damaged, an initrd larger
 # than --mem, a command line longer than the kernel's 2047 bytes, and
 # Hyper-V hints asked for where the guest is shown no Hyper-V, and --preempt
-# naming a vCPU the guest does not have.
+# naming a vCPU the guest does not have; --hv-vp-base where it cannot be
+# (no Hyper-V, past VP 4095, the payload).
 # SKIPs, saying why, when minivmm has no --initrd (no Linux loader yet) or
 # the kernel cannot be fetched.
 set -u
@@ -76,6 +77,15 @@ refused "command line past the kernel's 2047 bytes" "command line.*2047" \
 
 refused "--hv-hints with no Hyper-V shown (--pv kvm)" "hv-hints.*no Hyper-V.*--pv kvm" \
 	-- --pv kvm --hv-hints ipi --initrd "$initrd" "$bz"
+
+refused "--hv-vp-base with no Hyper-V shown (--pv none)" "hv-vp-base: the guest is shown no Hyper-V \(--pv none\)" \
+	-- --pv none --hv-vp-base 64 --initrd "$initrd" "$bz"
+
+refused "--hv-vp-base 4032 with 65 vCPUs: VP indexes past 4095" "hv-vp-base 4032 with 65 vCPUs: the last VP index would be 4096, past 4095" \
+	-- --cpus 65 --hv-vp-base 4032 --initrd "$initrd" "$bz"
+
+refused "--hv-vp-base with minivmm's payload" "hv-vp-base 64: .*payload, whose Hyper-V suites name VP i as vCPU i" \
+	-- --hv-vp-base 64 "$top/guest.elf"
 
 refused "--preempt naming a vCPU past --cpus" "preempt: vCPU 5 does not exist \(--cpus 2" \
 	-- --cpus 2 --pv kvm --preempt 1,5:1ms:5ms --initrd "$initrd" "$bz"

@@ -390,6 +390,31 @@ START_TEST(test_hv_hints)
 }
 END_TEST
 
+/* --hv-vp-base: a multiple of 64 that leaves room for one more bank; 0 by default. */
+START_TEST(test_hv_vp_base)
+{
+	static const struct refusal bad[] = {
+		{ "--hv-vp-base", "63", "--hv-vp-base '63': need a multiple of 64 from 0 to 4032" },
+		{ "--hv-vp-base", "4096", "--hv-vp-base '4096': need a multiple of 64 from 0 to 4032" },
+		{ "--hv-vp-base", "-64", NULL },
+		{ "--hv-vp-base", "64k", NULL },
+		{ "--hv-vp-base", "", NULL },
+	};
+
+	ck_assert_int_eq(parse("--cpus", "1", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.hv_vp_base, 0);
+	ck_assert(!cfg.hv_vp_base_given);
+	ck_assert_int_eq(parse("--hv-vp-base", "64", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.hv_vp_base, 64);
+	ck_assert(cfg.hv_vp_base_given);
+	ck_assert_int_eq(parse("--hv-vp-base", "4032", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_uint_eq(cfg.hv_vp_base, 4032);
+	ck_assert_int_eq(parse("--hv-vp-base", "0", "g.elf", NULL), OPTIONS_OK);
+	ck_assert(cfg.hv_vp_base_given);
+	check_refusals(bad, sizeof(bad) / sizeof(bad[0]));
+}
+END_TEST
+
 /* --preempt VCPUS:HOLD:EVERY[:hidden]: durations with units, the period above the hold, each vCPU once. */
 START_TEST(test_preempt)
 {
@@ -450,6 +475,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_default_mem_grows);
 	tcase_add_test(tc, test_pv);
 	tcase_add_test(tc, test_hv_hints);
+	tcase_add_test(tc, test_hv_vp_base);
 	tcase_add_test(tc, test_preempt);
 	suite_add_tcase(s, tc);
 	return s;

@@ -74,8 +74,6 @@ lx_hint_ok() {
 	esac
 }
 
-# lx_pv_ok NAME PV: what the kernel said about the personality. PV
-# "hyperv:HINTS": Hyper-V shown with those --hv-hints (linux_work.inc).
 # lx_hv_clock_ok NAME: Linux under Hyper-V without TSC_INVARIANT keeps time
 # with what the banner said: the reference TSC page where it was offered,
 # never where the host's clocksource kept it back (docs/linux.md).
@@ -87,6 +85,8 @@ lx_hv_clock_ok() {
 	fi
 }
 
+# lx_pv_ok NAME PV: what the kernel said about the personality. PV
+# "hyperv:HINTS": Hyper-V shown with those --hv-hints (linux_work.inc).
 lx_pv_ok() {
 	case $2 in
 	hyperv:*) lx_dmesg_has "$1" "Hypervisor detected: Microsoft Hyper-V" && lx_dmesg_lacks "$1" "kvm-clock" &&
