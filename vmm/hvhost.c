@@ -193,12 +193,14 @@ static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[H
 	vm_request_stop(vm, EXITSTATUS_GUEST_CRASH);
 }
 
+#define MSR_IA32_TSC	0x10
+
 /* Reference time's sample, on the vCPU's own thread (its MSR exit). */
 static int host_read_clock(void *opaque, unsigned int vcpu, uint64_t *tsc, uint64_t *ns)
 {
 	struct vm *vm = opaque;
 
-	if (vcpu_read_tsc(&vm->vcpus[vcpu], tsc))
+	if (vcpu_get_msr(&vm->vcpus[vcpu], MSR_IA32_TSC, tsc))
 		return -1;
 	*ns = host_monotonic_ns() - vm->hv_epoch_ns;
 	return 0;

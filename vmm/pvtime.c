@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <asm/kvm_para.h>
-#include <linux/kvm.h>
 #include <stddef.h>
-#include <sys/ioctl.h>
 
 #include "vmm/pvtime.h"
 #include "vmm/tsc.h"
 #include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
 #include "vmm/vm.h"
 
 #define ST_PREEMPTED_OFF	offsetof(struct kvm_steal_time, preempted)
@@ -22,13 +21,8 @@ static uint8_t *preempted_byte(const struct vcpu *v)
 
 bool pvtime_wrmsr(struct vcpu *v, uint64_t val)
 {
-	struct {
-		struct kvm_msrs hdr;
-		struct kvm_msr_entry e;
-	} m = { .hdr.nmsrs = 1, .e = { .index = MSR_KVM_STEAL_TIME, .data = val } };
-
-	/* KVM validates alignment and reserved bits; it returns how many it set. */
-	if (ioctl(v->fd, KVM_SET_MSRS, &m) != 1)
+	/* KVM validates alignment and reserved bits. */
+	if (vcpu_set_msr(v, MSR_KVM_STEAL_TIME, val))
 		return false;
 	if (v->pv.holding)
 		pvtime_hold_end(v);

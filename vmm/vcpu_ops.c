@@ -101,20 +101,29 @@ int vcpu_inject_exception(struct vcpu *v, unsigned int vector)
 	return ioctl(v->fd, KVM_SET_VCPU_EVENTS, &ev);
 }
 
-#define MSR_IA32_TSC	0x10
-
-int vcpu_read_tsc(struct vcpu *v, uint64_t *tsc)
+/* One MSR through KVM_GET_MSRS or KVM_SET_MSRS, which return how many they did. */
+static int vcpu_msr_ioctl(struct vcpu *v, unsigned long req, uint32_t index, uint64_t *val)
 {
 	struct {
 		struct kvm_msrs hdr;
 		struct kvm_msr_entry e;
-	} m = { .hdr.nmsrs = 1, .e.index = MSR_IA32_TSC };
+	} m = { .hdr.nmsrs = 1, .e = { .index = index, .data = *val } };
 
-	/* KVM returns how many it read; for the TSC, the L1 TSC at this instant. */
-	if (ioctl(v->fd, KVM_GET_MSRS, &m) != 1)
+	if (ioctl(v->fd, req, &m) != 1)
 		return -1;
-	*tsc = m.e.data;
+	*val = m.e.data;
 	return 0;
+}
+
+int vcpu_get_msr(struct vcpu *v, uint32_t index, uint64_t *val)
+{
+	*val = 0;
+	return vcpu_msr_ioctl(v, KVM_GET_MSRS, index, val);
+}
+
+int vcpu_set_msr(struct vcpu *v, uint32_t index, uint64_t val)
+{
+	return vcpu_msr_ioctl(v, KVM_SET_MSRS, index, &val);
 }
 
 /* Toggle CR4.PGE: KVM flushes the guest TLB when PGE changes (SDM 4.10.4.1). */

@@ -52,10 +52,12 @@ void vm_irq_edge(struct vm *vm, unsigned int irq);
  */
 int vcpu_complete_exit(struct vcpu *v);
 /*
- * From v's own thread: v's TSC as its guest would read it now
- * (KVM_GET_MSRS of IA32_TSC). 0, or -1.
+ * From v's own thread: one MSR as KVM holds it (for IA32_TSC, the guest's
+ * TSC at this instant), or set through KVM, which validates the value.
+ * 0, or -1.
  */
-int vcpu_read_tsc(struct vcpu *v, uint64_t *tsc);
+int vcpu_get_msr(struct vcpu *v, uint32_t index, uint64_t *val);
+int vcpu_set_msr(struct vcpu *v, uint32_t index, uint64_t val);
 /* Inject exception `vector`, without an error code, before the next entry. 0, or -1 with errno. */
 int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
 /*
