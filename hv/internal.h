@@ -53,9 +53,11 @@ struct hv {
 	uint64_t crash_p[HV_CRASH_PARAMS];
 	bool crash_reported;
 	uint64_t tsc_invariant_ctl;
-	/* reftime.c: REFERENCE_TSC as written, and the page as last installed. */
+	/*
+	 * reftime.c: REFERENCE_TSC as written, and the page as last installed
+	 * (scale 0: sequence 0). Enabled with a scale: TIME_REF_COUNT reads the TSC.
+	 */
 	uint64_t ref_tsc;
-	bool ref_page_valid;		/* TIME_REF_COUNT then reads the TSC */
 	uint32_t ref_seq;
 	uint64_t ref_scale;
 	int64_t ref_offset;

@@ -30,10 +30,16 @@ static uint64_t hv_ref_scale(uint64_t tsc_hz)
 	return (uint64_t)(((unsigned __int128)HV_REF_TIME_HZ << 64) / tsc_hz);
 }
 
-static uint64_t hv_ref_from_tsc(const struct hv *hv, uint64_t tsc)
+/* The page's formula without the offset: TSC ticks in 100 ns units. */
+static uint64_t hv_ref_ticks(uint64_t tsc, uint64_t scale)
 {
-	return (uint64_t)(((unsigned __int128)tsc * hv->ref_scale) >> 64) +
-	       (uint64_t)hv->ref_offset;
+	return (uint64_t)(((unsigned __int128)tsc * scale) >> 64);
+}
+
+/* Under msr_lock: enabled, with a non-zero scale (sequence 0 leaves it 0). */
+static bool hv_ref_page_valid(const struct hv *hv)
+{
+	return (hv->ref_tsc & HV_REFERENCE_TSC_ENABLE) && hv->ref_scale;
 }
 
 /* A new sequence for each valid page: never 0 (invalid) or all ones. */
@@ -60,13 +66,12 @@ static int hv_ref_page_install(struct hv *hv, uint64_t gpa, bool valid, uint64_t
 		uint64_t now = ns / HV_NS_PER_REF_TICK;
 
 		head.scale = scale;
-		head.offset = (int64_t)(now - (uint64_t)(((unsigned __int128)tsc * scale) >> 64));
+		head.offset = (int64_t)(now - hv_ref_ticks(tsc, scale));
 		head.sequence = hv_ref_next_seq(hv);
 	}
 	memcpy(page, &head, sizeof(head));
 	if (hv->ops.write_gpa(hv->opaque, gpa, page, sizeof(page)))
 		return -1;
-	hv->ref_page_valid = scale != 0;
 	hv->ref_scale = head.scale;
 	hv->ref_offset = head.offset;
 	return 0;
@@ -79,7 +84,8 @@ static enum hv_msr_result hv_ref_count_read(struct hv *hv, unsigned int vcpu, ui
 	if (hv->ops.read_clock(hv->opaque, vcpu, &tsc, &ns))
 		return HV_MSR_GP;
 	pthread_mutex_lock(&hv->msr_lock);
-	*val = hv->ref_page_valid ? hv_ref_from_tsc(hv, tsc) : ns / HV_NS_PER_REF_TICK;
+	*val = hv_ref_page_valid(hv) ? hv_ref_ticks(tsc, hv->ref_scale) + (uint64_t)hv->ref_offset :
+				       ns / HV_NS_PER_REF_TICK;
 	pthread_mutex_unlock(&hv->msr_lock);
 	return HV_MSR_OK;
 }
@@ -105,8 +111,6 @@ static enum hv_msr_result hv_ref_tsc_write(struct hv *hv, unsigned int vcpu, uin
 		ret = HV_MSR_GP;
 	else
 		hv->ref_tsc = val;
-	if (!enable)
-		hv->ref_page_valid = false;
 	pthread_mutex_unlock(&hv->msr_lock);
 	return ret;
 }
