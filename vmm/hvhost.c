@@ -330,7 +330,7 @@ static const struct bus_desc hcall_desc = {
  * clocksource and sched_clock alike, so a page KVM's TSC cannot back
  * (sequence 0) turns every sched_clock call into a TIME_REF_COUNT exit:
  * measured on nested SVM (host clocksource hpet), 12-28 thousand a boot
- * and /init 25% later than with the PM timer and a TSC sched_clock. So
+ * (/init later too, though TCG timings are no result). So
  * Linux is offered it only where the host's clocksource lets KVM keep the
  * TSC stable; whether KVM then does is checked when the page is enabled.
  */
