@@ -92,7 +92,8 @@ static void hv_cpuid_leaf(const struct hv_config *cfg, uint32_t function,
 	}
 }
 
-size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max)
+size_t hv_config_cpuid_leaves(const struct hv_config *cfg, struct hv_cpuid_leaf *out,
+			      size_t max)
 {
 	size_t nr = HV_CPUID_MAX_LEAF - HV_CPUID_VENDOR_AND_MAX + 1;
 	size_t i;
@@ -100,6 +101,11 @@ size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t ma
 	if (nr > max)
 		nr = max;
 	for (i = 0; i < nr; i++)
-		hv_cpuid_leaf(&hv->cfg, HV_CPUID_VENDOR_AND_MAX + (uint32_t)i, &out[i]);
+		hv_cpuid_leaf(cfg, HV_CPUID_VENDOR_AND_MAX + (uint32_t)i, &out[i]);
 	return nr;
+}
+
+size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max)
+{
+	return hv_config_cpuid_leaves(&hv->cfg, out, max);
 }

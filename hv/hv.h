@@ -166,6 +166,12 @@ size_t hv_page_spill_insns(uint8_t *buf, size_t max);
 
 /* Fill up to `max` leaves starting at 0x40000000; returns how many. */
 size_t hv_cpuid_leaves(const struct hv *hv, struct hv_cpuid_leaf *out, size_t max);
+/*
+ * The same leaves for a configuration, without a layer behind them: what
+ * the guest is shown when KVM's own Hyper-V serves it (--hv-impl kvm).
+ */
+size_t hv_config_cpuid_leaves(const struct hv_config *cfg, struct hv_cpuid_leaf *out,
+			      size_t max);
 
 /* The Hyper-V MSRs (HV_X64_MSR_CLAIM_FIRST..HV_X64_MSR_CLAIM_LAST). */
 enum hv_msr_result hv_msr_read(struct hv *hv, unsigned int vcpu, uint32_t msr, uint64_t *val);

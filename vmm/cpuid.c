@@ -108,20 +108,19 @@ int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,
 	return 0;
 }
 
-struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv, const struct hv *hv,
+struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv,
+			       const struct hv_cpuid_leaf *hl, size_t nhl,
 			       char *err, size_t errlen)
 {
 	unsigned int cap;
 	struct kvm_cpuid2 *c = get_supported(kvm_fd, &cap, err, errlen);
-	struct hv_cpuid_leaf hl[CPUID_SPARE_ENTRIES];
-	size_t n = 0;
 
 	if (!c)
 		return NULL;
-	if (hv && (pv == PV_HYPERV || pv == PV_HYPERV_KVM))
-		n = hv_cpuid_leaves(hv, hl, sizeof(hl) / sizeof(hl[0]));
-	if (cpuid_shape(c, cap, pv, hl, n)) {
-		snprintf(err, errlen, "CPUID: no room for %zu hypervisor leaves (a bug in minivmm)", n);
+	if (pv != PV_HYPERV && pv != PV_HYPERV_KVM)
+		nhl = 0;
+	if (cpuid_shape(c, cap, pv, hl, nhl)) {
+		snprintf(err, errlen, "CPUID: no room for %zu hypervisor leaves (a bug in minivmm)", nhl);
 		free(c);
 		return NULL;
 	}

@@ -22,8 +22,12 @@ struct hv_cpuid_leaf;
 /* Room a template keeps for the leaves cpuid_shape() adds. */
 #define CPUID_SPARE_ENTRIES	16
 
-/* KVM_GET_SUPPORTED_CPUID shaped for `pv`; `hv` gives Hyper-V's leaves (NULL: none). */
-struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv, const struct hv *hv,
+/*
+ * KVM_GET_SUPPORTED_CPUID shaped for `pv`, with the `nhl` Hyper-V leaves
+ * `hl` (none where the guest is shown no Hyper-V).
+ */
+struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv,
+			       const struct hv_cpuid_leaf *hl, size_t nhl,
 			       char *err, size_t errlen);
 /*
  * The pure part: set the hypervisor bit, move or drop KVM's leaves and add

@@ -161,6 +161,10 @@ static bool handle_fatal(struct vcpu *v, uint32_t reason)
 		fail_internal(v);
 		break;
 	case KVM_EXIT_SYSTEM_EVENT:
+		if (run->system_event.type == KVM_SYSTEM_EVENT_CRASH && v->vm->kvm_hv.on) {
+			kvm_hv_crash(v);	/* KVM's Hyper-V took the guest's CRASH_CTL write */
+			break;
+		}
 		vcpu_fail(v, "guest system event %u (reset or shutdown request)",
 			  run->system_event.type);
 		break;
@@ -191,6 +195,10 @@ bool exits_handle(struct vcpu *v, uint64_t t0)
 	case KVM_EXIT_X86_WRMSR:
 		msr_handle(v);
 		kind = STATS_MSR;
+		break;
+	case KVM_EXIT_HYPERV:
+		kvm_hv_exit(v);
+		kind = STATS_HCALL;
 		break;
 	case KVM_EXIT_INTR:
 		return false;

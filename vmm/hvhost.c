@@ -183,8 +183,11 @@ static int host_send_ipi(void *opaque, const struct hv_vpmask *set, uint32_t vec
  */
 static void host_guest_crash(void *opaque, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
 {
-	struct vm *vm = opaque;
+	hvhost_report_crash(opaque, vcpu, p);
+}
 
+void hvhost_report_crash(struct vm *vm, unsigned int vcpu, const uint64_t p[HV_CRASH_PARAMS])
+{
 	pthread_mutex_lock(&vm->out_lock);
 	fprintf(stderr, "minivmm: vCPU %u: the guest reported a crash through the Hyper-V crash "
 		"MSRs: P0=0x%" PRIx64 " P1=0x%" PRIx64 " P2=0x%" PRIx64 " P3=0x%" PRIx64
@@ -345,10 +348,11 @@ static bool hvhost_offers_ref_time(struct vm *vm)
 	return offered;
 }
 
-int hvhost_create(struct vm *vm, char *err, size_t errlen)
+void hvhost_config(struct vm *vm, struct hv_config *cfg)
 {
 	bool is_linux = vm->image.kind == IMAGE_LINUX;
-	struct hv_config cfg = {
+
+	*cfg = (struct hv_config){
 		.nr_vcpus = vm->cfg.nr_vcpus,
 		.xmm_input = vm->cfg.hv_xmm,
 		.xmm_spill = vm->cfg.xmm_path == XMM_PATH_SPILL,
@@ -372,7 +376,13 @@ int hvhost_create(struct vm *vm, char *err, size_t errlen)
 		.tsc_invariant = is_linux && cpuid_kvm_tsc_invariant(vm->kvm.fd),
 		.ref_time = hvhost_offers_ref_time(vm),
 	};
+}
 
+int hvhost_create(struct vm *vm, char *err, size_t errlen)
+{
+	struct hv_config cfg;
+
+	hvhost_config(vm, &cfg);
 #ifdef MVM_FAULT_NO_FLUSH
 	fprintf(stderr, "minivmm: TEST BUILD (minivmm-noflush): Hyper-V flush hypercalls flush nothing\n");
 #endif

@@ -23,6 +23,7 @@ _Static_assert((HV_X64_MSR_CLAIM_LAST - HV_X64_MSR_CLAIM_FIRST + 1) % 64 == 0,
  * the guest, every MSR hv/ does not offer is a #GP, and with --no-hyperv
  * each access is a #GP, like on a host without it. The range (512 MSRs, a
  * 64-byte bitmap) is far below KVM_MSR_FILTER_MAX_BITMAP_SIZE (0x600 bytes).
+ * With --hv-impl kvm the range is KVM's: it serves the MSRs itself.
  */
 int msr_setup(struct vm *vm, char *err, size_t errlen)
 {
@@ -48,7 +49,12 @@ int msr_setup(struct vm *vm, char *err, size_t errlen)
 		.args[0] = KVM_MSR_EXIT_REASON_FILTER,
 	};
 
-	if (!vm->kvm.user_msr && options_pv_has_hyperv(vm->cfg.pv)) {
+	/* KVM's own Hyper-V (--hv-impl kvm) must see the range: steal time alone is filtered. */
+	if (vm->kvm_hv.on) {
+		filter.ranges[0] = filter.ranges[1];
+		memset(&filter.ranges[1], 0, sizeof(filter.ranges[1]));
+	}
+	if (!vm->kvm.user_msr && vm->hv) {
 		snprintf(err, errlen, "KVM lacks KVM_CAP_X86_USER_SPACE_MSR or KVM_CAP_X86_MSR_FILTER (Linux 5.10+), needed to emulate the Hyper-V MSRs; run with --no-hyperv");
 		return -1;
 	}

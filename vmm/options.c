@@ -35,6 +35,7 @@ enum {
 	OPT_HV_HINTS,
 	OPT_HV_VP_BASE,
 	OPT_PREEMPT,
+	OPT_HV_IMPL,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "hv-xmm-path", required_argument, NULL, OPT_HV_XMM_PATH },
 	{ "hv-hints", required_argument, NULL, OPT_HV_HINTS },
 	{ "hv-vp-base", required_argument, NULL, OPT_HV_VP_BASE },
+	{ "hv-impl", required_argument, NULL, OPT_HV_IMPL },
 	{ "preempt", required_argument, NULL, OPT_PREEMPT },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
@@ -110,6 +112,10 @@ void options_usage(FILE *f)
 "                        (default 0): vCPU i is VP N+i; 64 makes Linux take\n"
 "                        the Ex flush and IPI calls at any vCPU count\n"
 "                        (kernels only, not the payload)\n"
+"      --hv-impl I       who serves the Hyper-V calls and MSRs: 'minivmm' (its\n"
+"                        own layer in user space, the default) or 'kvm' (KVM's\n"
+"                        in-kernel Hyper-V, where KVM has KVM_CAP_HYPERV; the\n"
+"                        guest sees the same CPUID bits, less any KVM lacks)\n"
 "      --preempt V:H:E[:hidden]\n"
 "                        every E, hold each vCPU of the list V out of guest\n"
 "                        mode for H (e.g. 1-3:500us:5ms; us, ms or s), with\n"
@@ -291,6 +297,11 @@ static const char *const pv_names[] = {
 	[PV_KVM] = "kvm",
 	[PV_NONE] = "none",
 };
+
+const char *options_hv_impl_name(enum hv_impl impl)
+{
+	return impl == HV_IMPL_KVM ? "kvm" : "minivmm";
+}
 
 const char *options_pv_name(enum pv_personality pv)
 {
@@ -485,6 +496,12 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 				    arg, HV_MAX_VP_INDEX - 64);
 		cfg->hv_vp_base = (unsigned int)v;
 		cfg->hv_vp_base_given = true;
+		return OPTIONS_OK;
+	case OPT_HV_IMPL:
+		if (strcmp(arg, "minivmm") && strcmp(arg, "kvm"))
+			return fail(err, errlen, "--hv-impl '%s': need 'minivmm' or 'kvm'", arg);
+		cfg->hv_impl = strcmp(arg, "kvm") ? HV_IMPL_MINIVMM : HV_IMPL_KVM;
+		cfg->hv_impl_given = true;
 		return OPTIONS_OK;
 	case OPT_PREEMPT: return parse_preempt(arg, cfg, err, errlen);
 	case OPT_PIN: return parse_pin(arg, cfg, err, errlen);

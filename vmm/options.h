@@ -73,6 +73,16 @@ struct preempt_spec {
 	uint16_t vcpu[VMM_PREEMPT_VCPUS_MAX];
 };
 
+/*
+ * Who serves the Hyper-V interface: minivmm's own layer (hv/, in user
+ * space) or KVM's in-kernel one (arch/x86/kvm/hyperv.c, vmm/kvm_hv.c), for
+ * the differential table and the cost of a user-space exit (docs/hyperv.md).
+ */
+enum hv_impl {
+	HV_IMPL_MINIVMM = 0,	/* default */
+	HV_IMPL_KVM,
+};
+
 struct vm_config {
 	const char *elf_path;		/* NULL: no KERNEL given, boot the default payload */
 	const char *kvm_path;		/* --kvm, default /dev/kvm */
@@ -90,6 +100,8 @@ struct vm_config {
 	unsigned int hv_vp_base;	/* --hv-vp-base: VP index of vCPU 0 (a multiple of 64) */
 	bool hv_vp_base_given;
 	enum xmm_path xmm_path;
+	enum hv_impl hv_impl;		/* --hv-impl */
+	bool hv_impl_given;
 	const char *json_path;
 	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */
 	unsigned int nr_pin;		/* 0: unpinned */
@@ -120,6 +132,8 @@ static inline bool options_pv_has_hyperv(enum pv_personality pv)
 }
 /* "flush,ipi,ex", "none", ...: the hints in --hv-hints' own words. */
 void options_hints_name(unsigned int hints, char *out, size_t outlen);
+/* "minivmm" or "kvm": --hv-impl's own words. */
+const char *options_hv_impl_name(enum hv_impl impl);
 /* "hyperv", "kvm", ... for the banner and errors. */
 const char *options_pv_name(enum pv_personality pv);
 

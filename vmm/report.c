@@ -2,6 +2,7 @@
 /* End-of-run output: the results table, --stats, and --json. */
 #include <errno.h>
 #include <jansson.h>
+#include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +38,12 @@ static const char *guest_kind_name(enum image_kind kind)
 	return names[kind];
 }
 
-static const char *pv_layout(enum pv_personality pv)
+static const char *pv_layout(const struct vm *vm)
 {
-	switch (pv) {
+	switch (vm->cfg.pv) {
 	case PV_HYPERV_KVM: return "Hyper-V's leaves at 0x40000000, KVM's at 0x40000100";
-	case PV_HYPERV: return "Hyper-V's leaves alone (minivmm's Hyper-V layer)";
+	case PV_HYPERV: return vm->kvm_hv.on ? "Hyper-V's leaves alone (KVM's in-kernel Hyper-V)" :
+					       "Hyper-V's leaves alone (minivmm's Hyper-V layer)";
 	case PV_KVM: return "KVM's leaves alone at 0x40000000";
 	default: return "no hypervisor leaves";
 	}
@@ -69,7 +71,7 @@ static void banner_guest(const struct vm *vm, FILE *f)
 	const struct load_info *im = &vm->image;
 
 	fprintf(f, "minivmm: guest %s, pv %s: %s\n", guest_kind_name(vm->image.kind),
-		options_pv_name(vm->cfg.pv), pv_layout(vm->cfg.pv));
+		options_pv_name(vm->cfg.pv), pv_layout(vm));
 	if (vm->image.kind != IMAGE_LINUX)
 		return;
 	fprintf(f, "minivmm: linux: %s, PVH entry 0x%llx, kernel to %llu KiB",
@@ -79,8 +81,27 @@ static void banner_guest(const struct vm *vm, FILE *f)
 		fprintf(f, ", unpacked on the host in %llu ms",
 			(unsigned long long)(im->unpack_ns / 1000000));
 	fprintf(f, "\n");
-	if (vm->hv && !cpuid_tsc_invariant(vm->cpuid))
+	if (vm_hyperv_shown(vm) && !cpuid_tsc_invariant(vm->cpuid))
 		banner_linux_clock(vm, f);
+}
+
+/* --hv-impl kvm: what KVM serves, and what it cannot show that minivmm would. */
+static void banner_kvm_hv(const struct vm *vm, FILE *f)
+{
+	const struct hv_cpuid_leaf *feat = &vm->kvm_hv.leaves[HV_CPUID_FEATURES - HV_CPUID_VENDOR_AND_MAX];
+	char hints[32], lacks[160];
+
+	options_hints_name(vm->cfg.hv_hints, hints, sizeof(hints));
+	kvm_hv_describe_lacks(&vm->kvm_hv, lacks, sizeof(lacks));
+	fprintf(f, ", served by KVM's in-kernel Hyper-V (hints %s, xmm input %s, enforce_cpuid %s",
+		hints, feat->edx & HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE ? "on" : "off",
+		vm->kvm_hv.enforce_cpuid ? "on" : "off");
+	if (vm->cfg.hv_vp_base)
+		fprintf(f, ", VP indexes %u-%u", vm->cfg.hv_vp_base,
+			vm->cfg.hv_vp_base + vm->cfg.nr_vcpus - 1);
+	if (lacks[0])
+		fprintf(f, "; not shown, KVM lacks %s", lacks);
+	fprintf(f, ")");
 }
 
 void report_banner(const struct vm *vm, FILE *f)
@@ -94,7 +115,9 @@ void report_banner(const struct vm *vm, FILE *f)
 		vm->cfg.nr_vcpus, vm->cfg.nr_vcpus == 1 ? "" : "s", k->host_cpus,
 		k->host_cpus == 1 ? "" : "s", over ? " (overcommitted)" : "",
 		(unsigned long long)(vm->mem.size >> 20), (unsigned long long)(vm->tsc_khz / 1000),
-		(unsigned long long)(vm->tsc_khz % 1000), vm->hv ? "on" : "off");
+		(unsigned long long)(vm->tsc_khz % 1000), vm_hyperv_shown(vm) ? "on" : "off");
+	if (vm->kvm_hv.on)
+		banner_kvm_hv(vm, f);
 	if (vm->hv) {
 		char hints[32];
 
@@ -285,6 +308,16 @@ static void print_exit_counts(const struct vm *vm, FILE *f)
 	fputc('\n', f);
 }
 
+/* One exit reason, summed over the vCPUs. */
+static uint64_t exits_of(const struct vm *vm, uint32_t reason)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; reason < STATS_EXIT_REASONS && i < vm->cfg.nr_vcpus; i++)
+		n += vm->vcpus[i].stats.exits[reason];
+	return n;
+}
+
 void report_stats(const struct vm *vm, FILE *f)
 {
 	struct vcpu_stats *all = calloc(1, sizeof(*all));
@@ -314,6 +347,10 @@ void report_stats(const struct vm *vm, FILE *f)
 				(unsigned long long)(h->lat.count - h->status[0] - h->status[3] - h->status[4] - h->ud),
 				(unsigned long long)h->ud);
 		}
+	if (vm->kvm_hv.on)
+		fprintf(f, "  Hyper-V hypercalls: served inside KVM (--hv-impl kvm), not timed or "
+			"counted here; %llu reached minivmm (KVM_EXIT_HYPERV)\n",
+			(unsigned long long)exits_of(vm, KVM_EXIT_HYPERV));
 	free(all);
 }
 
@@ -430,11 +467,17 @@ static const char *ref_tsc_name(const struct vm *vm)
 		[VM_REF_TSC_INVALID] = "invalid", [VM_REF_TSC_NOT_OFFERED] = "not_offered",
 	};
 
-	return names[atomic_load(&vm->ref_tsc_page)];
+	int state = atomic_load(&vm->ref_tsc_page);
+
+	/* KVM's own page: its validity is KVM's business, minivmm never sees it. */
+	if (vm->kvm_hv.on && state != VM_REF_TSC_NOT_OFFERED)
+		return "kvm";
+	return names[state];
 }
 
 static json_t *env_json(const struct vm *vm)
 {
+	bool shown = vm_hyperv_shown(vm);
 	char hints[32];
 	json_t *env;
 
@@ -445,7 +488,7 @@ static json_t *env_json(const struct vm *vm)
 			 "tsc_khz", (json_int_t)vm->tsc_khz, "vcpus", (int)vm->cfg.nr_vcpus,
 			 "host_cpus", (int)vm->kvm.host_cpus,
 			 "overcommitted", vm->cfg.nr_vcpus > vm->kvm.host_cpus,
-			 "mem_bytes", (json_int_t)vm->mem.size, "hyperv", vm->hv != NULL,
+			 "mem_bytes", (json_int_t)vm->mem.size, "hyperv", vm_hyperv_shown(vm),
 			 "pv", options_pv_name(vm->cfg.pv), "guest", guest_kind_name(vm->image.kind),
 			 "xmm_path", vm->cfg.xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl",
 			 "xmm_path_choice", xmm_calib_json(vm));
@@ -463,12 +506,15 @@ static json_t *env_json(const struct vm *vm)
 	}
 	/* What CPUID 0x40000004 recommended; null where no Hyper-V was shown. */
 	if (env)
-		json_object_set_new(env, "hv_hints", vm->hv ? json_string(hints) : json_null());
+		json_object_set_new(env, "hv_hints", shown ? json_string(hints) : json_null());
 	if (env)
-		json_object_set_new(env, "hv_vp_base", vm->hv ? json_integer(vm->cfg.hv_vp_base) :
-								json_null());
+		json_object_set_new(env, "hv_impl", shown ?
+				    json_string(options_hv_impl_name(vm->cfg.hv_impl)) : json_null());
 	if (env)
-		json_object_set_new(env, "ref_tsc_page", vm->hv ? json_string(ref_tsc_name(vm)) :
+		json_object_set_new(env, "hv_vp_base", shown ? json_integer(vm->cfg.hv_vp_base) :
+							       json_null());
+	if (env)
+		json_object_set_new(env, "ref_tsc_page", shown ? json_string(ref_tsc_name(vm)) :
 								 json_null());
 	return env;
 }
@@ -525,6 +571,9 @@ static json_t *vmm_json(const struct vm *vm)
 			json_array_append_new(hc, row);
 		}
 	json_object_set_new(o, "hypercalls", hc);
+	/* Who served them: with "kvm" the list holds only what KVM passed up. */
+	json_object_set_new(o, "hypercalls_served_by",
+			    json_string(vm->kvm_hv.on ? "kvm" : "minivmm"));
 	json_object_set_new(o, "vcpus", vcpus_json(vm));
 	free(all);
 	return o;

@@ -327,6 +327,8 @@ static int build_vcpu(scmp_filter_ctx ctx, const struct sandbox_fds *fds)
 	/* A Linux guest's COM1 raises IRQ 4 from the vCPU that wrote THR or IER. */
 	if (fds->irq_line && fds->vm_fd >= 0 && allow_ioctl(ctx, fds->vm_fd, KVM_IRQ_LINE))
 		return -1;
+	if (fds->hv_kvm && allow_ioctl(ctx, fds->vcpu_fd, KVM_GET_MSRS))
+		return -1;
 	if (!fds->hv)
 		return 0;
 	/*
@@ -566,6 +568,7 @@ int sandbox_prepare_vcpus(struct vm *vm, char *err, size_t errlen)
 		.vm_fd = vm->fd,
 		.out_fd = -1,
 		.hv = vm->hv != NULL,
+		.hv_kvm = vm->kvm_hv.on,
 		.irq_line = bus_any_flag(&vm->bus, BUS_F_RAISES_IRQ),
 		.in_fd = -1,
 	};

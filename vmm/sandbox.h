@@ -28,6 +28,7 @@ struct sandbox_fds {
 	int vm_fd;		/* vCPU thread: KVM_SIGNAL_MSI for Hyper-V IPIs, if hv */
 	int out_fd;		/* main thread: the --json file */
 	bool hv;		/* the Hyper-V layer is on: its ioctls are needed */
+	bool hv_kvm;		/* KVM's Hyper-V serves: KVM_GET_MSRS for a crash report */
 	/* Linux guests (a device with BUS_F_RAISES_IRQ; the console input thread). */
 	bool irq_line;		/* vCPU and input threads: KVM_IRQ_LINE on vm_fd (COM1's IRQ 4) */
 	int in_fd;		/* input thread: the fd it reads (stdin) */

@@ -61,10 +61,14 @@ int vcpu_create(struct vm *vm, struct vcpu *v, unsigned int index, char *err, si
 		snprintf(err, errlen, "vCPU %u: mmap of kvm_run: %s", index, strerror(errno));
 		return -1;
 	}
+	if (kvm_hv_vcpu_pre_cpuid(vm, v, err, errlen))
+		return -1;
 	if (cpuid_set(v->fd, vm->cpuid, index)) {
 		snprintf(err, errlen, "vCPU %u: KVM_SET_CPUID2: %s", index, strerror(errno));
 		return -1;
 	}
+	if (kvm_hv_vcpu_post_cpuid(vm, v, err, errlen))
+		return -1;
 	/* The others wait in their reset state for the kernel's INIT/SIPI. */
 	if ((index == 0 || vm->image.entry.all_vcpus) &&
 	    x86_init_vcpu(v->fd, &vm->image.entry, index, err, errlen))

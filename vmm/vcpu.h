@@ -33,6 +33,7 @@ struct vcpu {
 	unsigned int index;
 	int fd;
 	struct kvm_run *run;
+	bool kvm_hv_hcall_said;		/* kvm_hv_exit() said so once */
 	/* Main thread only: pthread_create()'s ID, joinable until joined. */
 	pthread_t join_id;
 	bool joinable;

@@ -143,6 +143,11 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 			bi->features |= MVM_F_HV_XMM_INPUT;
 		if (vm->cfg.xmm_path == XMM_PATH_SPILL)
 			bi->features |= MVM_F_HV_XMM_SPILL;
+	} else if (vm->kvm_hv.on) {
+		bi->features |= MVM_F_HYPERV | MVM_F_HV_KVM;
+		if (vm->kvm_hv.leaves[HV_CPUID_FEATURES - HV_CPUID_VENDOR_AND_MAX].edx &
+		    HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE)
+			bi->features |= MVM_F_HV_XMM_INPUT;
 	}
 	if (vm->cfg.nr_vcpus > vm->kvm.host_cpus)
 		bi->features |= MVM_F_OVERCOMMIT;
@@ -157,10 +162,27 @@ static int register_devices(struct vm *vm, char *err, size_t errlen)
 {
 	if (devices_create(vm, vm->image.kind, err, errlen))
 		return -1;
-	if (options_pv_has_hyperv(vm->cfg.pv) && hvhost_create(vm, err, errlen))
+	if (options_pv_has_hyperv(vm->cfg.pv) &&
+	    (vm->cfg.hv_impl == HV_IMPL_KVM ? kvm_hv_open(vm, err, errlen) :
+					      hvhost_create(vm, err, errlen)))
 		return -1;
 	/* Always filter the Hyper-V MSRs where KVM can, so --no-hyperv really #GPs. */
 	return msr_setup(vm, err, errlen);
+}
+
+/* The CPUID template, with the Hyper-V leaves of whichever implementation serves. */
+static struct kvm_cpuid2 *hyperv_cpuid_build(struct vm *vm, char *err, size_t errlen)
+{
+	struct hv_cpuid_leaf hl[KVM_HV_LEAVES];
+	size_t n = 0;
+
+	if (vm->hv) {
+		n = hv_cpuid_leaves(vm->hv, hl, KVM_HV_LEAVES);
+	} else if (vm->kvm_hv.on) {
+		memcpy(hl, vm->kvm_hv.leaves, sizeof(hl));
+		n = KVM_HV_LEAVES;
+	}
+	return cpuid_build(vm->kvm.fd, vm->cfg.pv, hl, n, err, errlen);
 }
 
 static int create_vcpus(struct vm *vm, char *err, size_t errlen)
@@ -174,7 +196,7 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	}
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		vm->vcpus[i].fd = -1;
-	vm->cpuid = cpuid_build(vm->kvm.fd, vm->cfg.pv, vm->hv, err, errlen);
+	vm->cpuid = hyperv_cpuid_build(vm, err, errlen);
 	if (!vm->cpuid)
 		return -1;
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
@@ -222,6 +244,20 @@ static int check_vp_base(const struct vm *vm, char *err, size_t errlen)
 	return 0;
 }
 
+/* --hv-impl kvm: for a guest shown Hyper-V, with nothing of minivmm's page asked for. */
+static int check_hv_impl(const struct vm_config *c, char *err, size_t errlen)
+{
+	if (c->hv_impl != HV_IMPL_KVM)
+		return 0;
+	if (!options_pv_has_hyperv(c->pv))
+		return errmsg(err, errlen, "--hv-impl kvm: the guest is shown no Hyper-V (--pv %s); it needs --pv hyperv or hyperv+kvm",
+			      options_pv_name(c->pv));
+	if (c->xmm_path != XMM_PATH_AUTO)
+		return errmsg(err, errlen, "--hv-xmm-path %s: with --hv-impl kvm, KVM writes the hypercall page and reads XMM input itself; the path is minivmm's page only",
+			      c->xmm_path == XMM_PATH_SPILL ? "spill" : "ioctl");
+	return 0;
+}
+
 /* What the arguments after "--" may be for this kind; 0, or -1 with `err`. */
 static int check_args(const struct vm *vm, char *err, size_t errlen)
 {
@@ -233,7 +269,7 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
 	if (vm->cfg.hv_hints_given && !options_pv_has_hyperv(vm->cfg.pv))
 		return errmsg(err, errlen, "--hv-hints: the guest is shown no Hyper-V (--pv %s); hints need --pv hyperv or hyperv+kvm",
 			      options_pv_name(vm->cfg.pv));
-	if (check_vp_base(vm, err, errlen))
+	if (check_vp_base(vm, err, errlen) || check_hv_impl(&vm->cfg, err, errlen))
 		return -1;
 	if (vm->image.kind == IMAGE_ELF64 && strlen(vm->cfg.cmdline) >= MVM_CMDLINE_MAX)
 		return errmsg(err, errlen, "payload arguments exceed %d bytes (struct mvm_bootinfo's room)",

@@ -11,6 +11,7 @@
 #include "minivmm/abi.h"
 #include "vmm/bus.h"
 #include "vmm/kvm.h"
+#include "vmm/kvm_hv.h"
 #include "vmm/image.h"
 #include "vmm/mem.h"
 #include "vmm/options.h"
@@ -38,7 +39,8 @@ struct vm {
 	uint64_t tsc_khz;
 	struct kvm_cpuid2 *cpuid;	/* template; per-vCPU APIC IDs patched in */
 	struct bus bus;			/* the devices, which own their state (vmm/dev/devices.h) */
-	struct hv *hv;
+	struct hv *hv;			/* minivmm's Hyper-V layer, or NULL */
+	struct kvm_hv kvm_hv;		/* --hv-impl kvm: KVM's serves instead */
 	struct vcpu *vcpus;
 	pthread_t main_thread;
 	atomic_bool stop_claimed;	/* the first vm_request_stop() sets it, then the status */
@@ -65,6 +67,12 @@ enum vm_ref_tsc_page {
 	VM_REF_TSC_INVALID,		/* KVM's TSC not stable: sequence 0, the MSR instead */
 	VM_REF_TSC_NOT_OFFERED,		/* Linux on a host whose clocksource is not the TSC */
 };
+
+/* The guest is shown Hyper-V, whichever implementation serves it. */
+static inline bool vm_hyperv_shown(const struct vm *vm)
+{
+	return vm->hv || vm->kvm_hv.on;
+}
 
 int vm_create(struct vm *vm, const struct vm_config *cfg, char *err, size_t errlen);
 /* Run every vCPU until the guest exits, crashes, times out or a signal arrives. */

@@ -61,6 +61,7 @@ enum mvm_backend {
 #define MVM_F_HV_XMM_SPILL	(1ULL << 2)	/* hypercall page spills XMM0-5 */
 #define MVM_F_PVTIME		(1ULL << 3)	/* KVM PV leaves + steal time offered */
 #define MVM_F_OVERCOMMIT	(1ULL << 4)	/* more vCPUs than host CPUs */
+#define MVM_F_HV_KVM		(1ULL << 5)	/* KVM's in-kernel Hyper-V serves (--hv-impl kvm) */
 
 #define MVM_CMDLINE_MAX		1024
 

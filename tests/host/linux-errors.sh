@@ -87,6 +87,12 @@ refused "--hv-vp-base 4032 with 65 vCPUs: VP indexes past 4095" "hv-vp-base 4032
 refused "--hv-vp-base with minivmm's payload" "hv-vp-base 64: .*payload, whose Hyper-V suites name VP i as vCPU i" \
 	-- --hv-vp-base 64 "$top/guest.elf"
 
+refused "--hv-impl kvm with no Hyper-V shown (--pv kvm)" "hv-impl kvm: the guest is shown no Hyper-V \(--pv kvm\)" \
+	-- --pv kvm --hv-impl kvm --initrd "$initrd" "$bz"
+
+refused "--hv-impl kvm with minivmm's hypercall page path" "hv-xmm-path spill: with --hv-impl kvm, KVM writes the hypercall page" \
+	-- --hv-impl kvm --hv-xmm-path spill "$top/guest.elf"
+
 refused "--preempt naming a vCPU past --cpus" "preempt: vCPU 5 does not exist \(--cpus 2" \
 	-- --cpus 2 --pv kvm --preempt 1,5:1ms:5ms --initrd "$initrd" "$bz"
 

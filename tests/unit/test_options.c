@@ -415,6 +415,29 @@ START_TEST(test_hv_vp_base)
 }
 END_TEST
 
+/* --hv-impl: minivmm (the default) or kvm, by name only. */
+START_TEST(test_hv_impl)
+{
+	static const struct refusal bad[] = {
+		{ "--hv-impl", "qemu", "--hv-impl 'qemu': need 'minivmm' or 'kvm'" },
+		{ "--hv-impl", "KVM", "--hv-impl 'KVM': need 'minivmm' or 'kvm'" },
+		{ "--hv-impl", "", "--hv-impl '': need 'minivmm' or 'kvm'" },
+	};
+
+	ck_assert_int_eq(parse("--cpus", "1", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_int_eq(cfg.hv_impl, HV_IMPL_MINIVMM);
+	ck_assert(!cfg.hv_impl_given);
+	ck_assert_int_eq(parse("--hv-impl", "kvm", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_int_eq(cfg.hv_impl, HV_IMPL_KVM);
+	ck_assert(cfg.hv_impl_given);
+	ck_assert_str_eq(options_hv_impl_name(cfg.hv_impl), "kvm");
+	ck_assert_int_eq(parse("--hv-impl", "minivmm", "g.elf", NULL), OPTIONS_OK);
+	ck_assert_int_eq(cfg.hv_impl, HV_IMPL_MINIVMM);
+	ck_assert_str_eq(options_hv_impl_name(cfg.hv_impl), "minivmm");
+	check_refusals(bad, sizeof(bad) / sizeof(bad[0]));
+}
+END_TEST
+
 /* --preempt VCPUS:HOLD:EVERY[:hidden]: durations with units, the period above the hold, each vCPU once. */
 START_TEST(test_preempt)
 {
@@ -476,6 +499,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_pv);
 	tcase_add_test(tc, test_hv_hints);
 	tcase_add_test(tc, test_hv_vp_base);
+	tcase_add_test(tc, test_hv_impl);
 	tcase_add_test(tc, test_preempt);
 	suite_add_tcase(s, tc);
 	return s;

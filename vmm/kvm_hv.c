@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --hv-impl kvm: the guest's Hyper-V is KVM's (arch/x86/kvm/hyperv.c).
+ * KVM turns it on for a vCPU whose CPUID has "Hv#1" at 0x40000001, then
+ * handles the Hyper-V MSRs (the MSR filter lets them through: vmm/msr.c),
+ * writes the hypercall page itself (VMCALL or VMMCALL, then RET) and
+ * serves the flush and IPI hypercalls without leaving the kernel. The
+ * guest is shown minivmm's own leaves for the same guest and options, less
+ * any bit KVM does not support, so the two implementations face one guest.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "vmm/errmsg.h"
+#include "vmm/exitstatus.h"
+#include "vmm/hvhost.h"
+#include "vmm/kvm_hv.h"
+#include "vmm/vcpu.h"
+#include "vmm/vcpu_ops.h"
+#include "vmm/vcpu_req.h"
+#include "vmm/vm.h"
+
+/* KVM 6.1 returns 10 leaves; -E2BIG below that. Room to spare. */
+#define KVM_HV_SUPPORTED_MAX	32
+
+static const struct {
+	long cap;
+	const char *name;
+	const char *why;
+} kvm_hv_caps[] = {
+	{ KVM_CAP_HYPERV, "KVM_CAP_HYPERV", "KVM's in-kernel Hyper-V" },
+	{ KVM_CAP_HYPERV_VP_INDEX, "KVM_CAP_HYPERV_VP_INDEX", "setting each vCPU's VP index" },
+	{ KVM_CAP_HYPERV_TLBFLUSH, "KVM_CAP_HYPERV_TLBFLUSH", "the remote flush hypercalls" },
+	{ KVM_CAP_HYPERV_SEND_IPI, "KVM_CAP_HYPERV_SEND_IPI", "the IPI hypercalls" },
+	{ KVM_CAP_SYS_HYPERV_CPUID, "KVM_CAP_SYS_HYPERV_CPUID", "reading what KVM supports (Linux 5.11+)" },
+	/* The guest's differential cases expect KVM to hold it to its CPUID. */
+	{ KVM_CAP_HYPERV_ENFORCE_CPUID, "KVM_CAP_HYPERV_ENFORCE_CPUID", "KVM keeping the guest to the CPUID it is shown (Linux 5.14+)" },
+};
+
+static int check_caps(struct vm *vm, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0]); i++)
+		if (!kvm_check(&vm->kvm, kvm_hv_caps[i].cap))
+			return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
+				      kvm_backend_name(vm->kvm.backend), kvm_hv_caps[i].name,
+				      kvm_hv_caps[i].why);
+	return 0;
+}
+
+/* KVM_GET_SUPPORTED_HV_CPUID on /dev/kvm, as hv_cpuid_leaf records. */
+static int kvm_supported(struct vm *vm, struct hv_cpuid_leaf *out, size_t *n,
+			 char *err, size_t errlen)
+{
+	struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + KVM_HV_SUPPORTED_MAX * sizeof(c->entries[0]));
+
+	if (!c)
+		return errmsg(err, errlen, "out of memory");
+	c->nent = KVM_HV_SUPPORTED_MAX;
+	if (ioctl(vm->kvm.fd, KVM_GET_SUPPORTED_HV_CPUID, c)) {
+		errmsg(err, errlen, "--hv-impl kvm: KVM_GET_SUPPORTED_HV_CPUID: %s", strerror(errno));
+		free(c);
+		return -1;
+	}
+	*n = c->nent < KVM_HV_SUPPORTED_MAX ? c->nent : KVM_HV_SUPPORTED_MAX;
+	for (size_t i = 0; i < *n; i++)
+		out[i] = (struct hv_cpuid_leaf){ c->entries[i].function, c->entries[i].eax,
+						 c->entries[i].ebx, c->entries[i].ecx,
+						 c->entries[i].edx };
+	free(c);
+	return 0;
+}
+
+static const struct hv_cpuid_leaf *find_leaf(const struct hv_cpuid_leaf *l, size_t n,
+					     uint32_t function)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l[i].function == function)
+			return &l[i];
+	return NULL;
+}
+
+/* Keep `*bits` where KVM has them; add the rest to `*lacks`. */
+static void keep(uint32_t *bits, uint32_t kvm_bits, uint32_t *lacks)
+{
+	*lacks |= *bits & ~kvm_bits;
+	*bits &= kvm_bits;
+}
+
+void kvm_hv_mask_leaves(struct kvm_hv *h, const struct hv_cpuid_leaf *want, size_t nwant,
+			const struct hv_cpuid_leaf *kvm, size_t nkvm)
+{
+	static const struct hv_cpuid_leaf none;
+	const struct hv_cpuid_leaf *kf = find_leaf(kvm, nkvm, HV_CPUID_FEATURES);
+	const struct hv_cpuid_leaf *ke = find_leaf(kvm, nkvm, HV_CPUID_ENLIGHTENMENT_INFO);
+
+	h->lacks_features_eax = h->lacks_features_ebx = h->lacks_features_edx = 0;
+	h->lacks_hints_eax = 0;
+	kf = kf ? kf : &none;
+	ke = ke ? ke : &none;
+	for (size_t i = 0; i < nwant && i < KVM_HV_LEAVES; i++) {
+		struct hv_cpuid_leaf *l = &h->leaves[i];
+
+		*l = want[i];
+		if (l->function == HV_CPUID_FEATURES) {
+			keep(&l->eax, kf->eax, &h->lacks_features_eax);
+			keep(&l->ebx, kf->ebx, &h->lacks_features_ebx);
+			keep(&l->edx, kf->edx, &h->lacks_features_edx);
+		} else if (l->function == HV_CPUID_ENLIGHTENMENT_INFO) {
+			keep(&l->eax, ke->eax, &h->lacks_hints_eax);
+		}
+	}
+}
+
+int kvm_hv_open(struct vm *vm, char *err, size_t errlen)
+{
+	struct hv_cpuid_leaf kvm[KVM_HV_SUPPORTED_MAX], want[KVM_HV_LEAVES];
+	struct hv_config cfg;
+	size_t nkvm = 0, nwant;
+
+	if (check_caps(vm, err, errlen) || kvm_supported(vm, kvm, &nkvm, err, errlen))
+		return -1;
+	hvhost_config(vm, &cfg);
+	nwant = hv_config_cpuid_leaves(&cfg, want, KVM_HV_LEAVES);
+	kvm_hv_mask_leaves(&vm->kvm_hv, want, nwant, kvm, nkvm);
+	vm->kvm_hv.enforce_cpuid = true;	/* check_caps() demanded it */
+	vm->kvm_hv.on = true;
+	return 0;
+}
+
+int kvm_hv_vcpu_pre_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
+{
+	struct kvm_enable_cap cap = { .cap = KVM_CAP_HYPERV_ENFORCE_CPUID, .args[0] = 1 };
+
+	if (!vm->kvm_hv.on)
+		return 0;
+	if (ioctl(v->fd, KVM_ENABLE_CAP, &cap))
+		return errmsg(err, errlen, "vCPU %u: KVM_ENABLE_CAP(KVM_CAP_HYPERV_ENFORCE_CPUID): %s",
+			      v->index, strerror(errno));
+	return 0;
+}
+
+int kvm_hv_vcpu_post_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
+{
+	uint64_t vp = (uint64_t)vm->cfg.hv_vp_base + v->index;
+
+	if (!vm->kvm_hv.on)
+		return 0;
+	if (vcpu_set_msr(v, HV_X64_MSR_VP_INDEX, vp))
+		return errmsg(err, errlen, "vCPU %u: KVM refused VP index %" PRIu64 " (KVM takes VP indexes below its KVM_MAX_VCPUS only)",
+			      v->index, vp);
+	return 0;
+}
+
+void kvm_hv_crash(struct vcpu *v)
+{
+	uint64_t p[HV_CRASH_PARAMS];
+
+	for (unsigned int i = 0; i < HV_CRASH_PARAMS; i++)
+		if (vcpu_get_msr(v, HV_X64_MSR_CRASH_P0 + i, &p[i])) {
+			vcpu_fail(v, "the guest reported a crash to KVM's Hyper-V, but reading CRASH_P%u failed: %s",
+				  i, strerror(errno));
+			return;
+		}
+	hvhost_report_crash(v->vm, v->index, p);
+}
+
+/*
+ * KVM hands user space a hypercall only for messages, events and the
+ * debugger (POST_MESSAGE, SIGNAL_EVENT with no eventfd, the SynDBG calls),
+ * and only with SynIC or SynDBG on, which minivmm never enables: answer
+ * the guest as for a call that does not exist, and say so once.
+ */
+void kvm_hv_exit(struct vcpu *v)
+{
+	struct kvm_run *run = v->run;
+
+	if (run->hyperv.type != KVM_EXIT_HYPERV_HCALL) {
+		vcpu_fail(v, "KVM_EXIT_HYPERV of type %u (SynIC/SynDBG), which minivmm never enables",
+			  run->hyperv.type);
+		return;
+	}
+	if (!v->kvm_hv_hcall_said) {
+		v->kvm_hv_hcall_said = true;
+		pthread_mutex_lock(&v->vm->out_lock);
+		fprintf(stderr, "minivmm: vCPU %u: KVM passed Hyper-V hypercall 0x%" PRIx64
+			" up to user space; answered HV_STATUS_INVALID_HYPERCALL_CODE\n",
+			v->index, (uint64_t)run->hyperv.u.hcall.input & 0xffff);
+		pthread_mutex_unlock(&v->vm->out_lock);
+	}
+	run->hyperv.u.hcall.result = HV_STATUS_INVALID_HYPERCALL_CODE;
+}
+
+void kvm_hv_describe_lacks(const struct kvm_hv *h, char *out, size_t outlen)
+{
+	const struct { uint32_t bits; const char *where; } l[] = {
+		{ h->lacks_features_eax, "0x40000003.EAX" },
+		{ h->lacks_features_ebx, "0x40000003.EBX" },
+		{ h->lacks_features_edx, "0x40000003.EDX" },
+		{ h->lacks_hints_eax, "0x40000004.EAX" },
+	};
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		if (l[i].bits && used < outlen)
+			used += (size_t)snprintf(out + used, outlen - used, "%s%s 0x%x",
+						 used ? ", " : "", l[i].where, l[i].bits);
+}

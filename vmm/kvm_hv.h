@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --hv-impl kvm: KVM's in-kernel Hyper-V serves the guest instead of hv/.
+ * minivmm only shapes what the guest is shown and reports what KVM hands
+ * back (a crash, a hypercall KVM leaves to user space).
+ */
+#ifndef VMM_KVM_HV_H
+#define VMM_KVM_HV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hv/hv.h"
+
+struct vm;
+struct vcpu;
+
+#define KVM_HV_LEAVES	(HV_CPUID_MAX_LEAF - HV_CPUID_VENDOR_AND_MAX + 1)
+
+struct kvm_hv {
+	bool on;			/* --hv-impl kvm, and KVM has all it needs */
+	bool enforce_cpuid;		/* KVM_CAP_HYPERV_ENFORCE_CPUID enabled per vCPU */
+	struct hv_cpuid_leaf leaves[KVM_HV_LEAVES];	/* what the guest is shown */
+	/* Bits minivmm's layer would show that KVM does not support. */
+	uint32_t lacks_features_eax, lacks_features_ebx, lacks_features_edx;
+	uint32_t lacks_hints_eax;
+};
+
+/*
+ * Check KVM's capabilities and build the leaves: minivmm's own for this
+ * guest (hvhost_config), each feature and hint bit kept only where
+ * KVM_GET_SUPPORTED_HV_CPUID has it too. 0, or -1 with `err` (exit 2).
+ */
+int kvm_hv_open(struct vm *vm, char *err, size_t errlen);
+
+/*
+ * Pure part of kvm_hv_open: mask `want` (minivmm's leaves) by `kvm`
+ * (KVM's supported leaves, any order, `nkvm` of them), recording what
+ * was dropped.
+ */
+void kvm_hv_mask_leaves(struct kvm_hv *h, const struct hv_cpuid_leaf *want, size_t nwant,
+			const struct hv_cpuid_leaf *kvm, size_t nkvm);
+
+/* Before KVM_SET_CPUID2: KVM_CAP_HYPERV_ENFORCE_CPUID. */
+int kvm_hv_vcpu_pre_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen);
+/* After it: the VP index (--hv-vp-base + the vCPU's index) through VP_INDEX. */
+int kvm_hv_vcpu_post_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen);
+
+/* KVM_EXIT_SYSTEM_EVENT of type KVM_SYSTEM_EVENT_CRASH: report P0..P4 as hv/ would. */
+void kvm_hv_crash(struct vcpu *v);
+/* KVM_EXIT_HYPERV: a hypercall KVM leaves to user space, or an unexpected kind. */
+void kvm_hv_exit(struct vcpu *v);
+
+/* "0x40000003.EAX 0x8000" ...: the bits KVM lacks, or "" when none. */
+void kvm_hv_describe_lacks(const struct kvm_hv *h, char *out, size_t outlen);
+
+#endif
