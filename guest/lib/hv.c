@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <minivmm/abi.h>
+
+#include "lib/boot.h"
 #include "lib/extable.h"
 #include "lib/hv.h"
 #include "lib/processor.h"
@@ -30,6 +33,11 @@ bool hv_detect(void)
 	if (!signature_is(&r, "Microsoft Hv") || r.eax < HV_CPUID_FEATURES)
 		return false;
 	return cpuid(HV_CPUID_INTERFACE).eax == HV_CPUID_SIGNATURE_EAX;
+}
+
+bool hv_kvm_serves(void)
+{
+	return boot_info->features & MVM_F_HV_KVM;
 }
 
 bool hv_hypercall_msrs_available(void)

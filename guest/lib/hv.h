@@ -16,6 +16,13 @@
 /* CPUID 0x40000000 says "Microsoft Hv" and 0x40000001 says "Hv#1". */
 bool hv_detect(void);
 
+/*
+ * KVM's in-kernel Hyper-V serves this guest (minivmm --hv-impl kvm,
+ * MVM_F_HV_KVM): its page holds VMCALL or VMMCALL, and where KVM reads the
+ * TLFS differently the hv suites expect KVM's answer and say so.
+ */
+bool hv_kvm_serves(void);
+
 /* Hypercall MSRs advertised (0x40000003.EAX bit 5). */
 bool hv_hypercall_msrs_available(void);
 

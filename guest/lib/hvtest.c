@@ -178,11 +178,30 @@ u64 hvt_call(enum hvt_enc enc, u64 control, const struct hvt_in *in)
 	return ~0ull;
 }
 
+/* KVM's page: the host's own hypercall instruction (svm_patch_hypercall, vmx_patch_hypercall). */
+static int kvm_trap(u64 control, u64 rdx, u64 r8, u64 *rax)
+{
+	register u64 r8_reg asm("r8") = r8;
+	u64 a = *rax;
+
+	ex_arm();
+	if (boot_info->backend == MVM_BACKEND_VMX)
+		asm volatile(ASM_TRY("vmcall")
+			     : "+a"(a), "+c"(control), "+d"(rdx), "+r"(r8_reg) : : "memory");
+	else
+		asm volatile(ASM_TRY("vmmcall")
+			     : "+a"(a), "+c"(control), "+d"(rdx), "+r"(r8_reg) : : "memory");
+	*rax = a;
+	return ex_vector();
+}
+
 int hvt_trap(u64 control, u64 rdx, u64 r8, u64 *rax)
 {
 	register u64 r8_reg asm("r8") = r8;
-	u64 a = 0;
+	u64 a = *rax;
 
+	if (hv_kvm_serves())
+		return kvm_trap(control, rdx, r8, rax);
 	ex_arm();
 	asm volatile(ASM_TRY("outb %%al, %[port]")
 		     : "+a"(a), "+c"(control), "+d"(rdx), "+r"(r8_reg)

@@ -108,8 +108,10 @@ u64 hvt_in_page_gpa(void);
 
 /*
  * Execute the trap instruction itself (not through the page) with RCX,
- * RDX, R8: for calls that must raise #UD wherever the page is. Returns the
- * vector caught or EX_NONE; *rax gets RAX afterwards.
+ * RDX, R8 and RAX = *rax: for calls that must raise #UD wherever the page
+ * is. minivmm's trap is its OUT; KVM's (--hv-impl kvm) is VMCALL on VMX,
+ * VMMCALL on SVM. Returns the vector caught or EX_NONE; *rax gets RAX
+ * afterwards.
  */
 int hvt_trap(u64 control, u64 rdx, u64 r8, u64 *rax);
 

@@ -13,6 +13,7 @@
 #include "lib/boot.h"
 #include "lib/extable.h"
 #include "lib/hv.h"
+#include "lib/hvtest.h"
 #include "lib/irq.h"
 #include "lib/percpu.h"
 #include "lib/processor.h"
@@ -26,11 +27,23 @@
 
 u64 hostile_in[512] __aligned(4096);
 
+static u64 result_value(u16 status, u32 reps)
+{
+	return status | ((u64)reps << HV_HCALL_RESULT_REPS_SHIFT);
+}
+
 bool hcall_expect(const char *name, u64 rax, u16 status, u32 reps)
 {
-	u64 want = status | ((u64)reps << HV_HCALL_RESULT_REPS_SHIFT);
+	u64 want = result_value(status, reps);
 
 	return report_why(rax == want, name, "result 0x%lx, expected 0x%lx", rax, want);
+}
+
+bool hcall_expect_kvm(const char *name, u64 rax, u16 status, u32 reps, u16 kvm_status,
+		      u32 kvm_reps, enum hvd_verdict v)
+{
+	return hvd_expect(rax, result_value(status, reps), result_value(kvm_status, kvm_reps), v,
+			  "%s", name);
 }
 
 u64 hostile_ram_end(void)
@@ -50,16 +63,7 @@ bool hostile_xmm(void)
 
 int hostile_raw_trap(u64 control, u64 rdx, u64 r8, u64 *rax)
 {
-	register u64 r8v asm("r8") = r8;
-	u64 a = *rax;
-
-	ex_arm();
-	asm volatile(ASM_TRY("outb %%al, %[port]")
-		     : "+a"(a)
-		     : "c"(control), "d"(rdx), "r"(r8v), [port] "i"(MVM_PORT_HCALL)
-		     : "memory");
-	*rax = a;
-	return ex_vector();
+	return hvt_trap(control, rdx, r8, rax);
 }
 
 bool hostile_restore_page(void)
@@ -122,6 +126,7 @@ static void suite_hostile(const char *arg)
 	hostile_ctrl();
 	if (hv)
 		sanity_hypercall();
+	hvd_summary("hostile");
 }
 
 DEFINE_SUITE(60, suite_hostile, "hostile", false, NULL,

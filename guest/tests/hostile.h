@@ -10,6 +10,7 @@
 
 #include <hv/tlfs.h>
 
+#include "lib/hvdiff.h"
 #include "lib/types.h"
 
 #define HV_STATUS_MASK		0xffffull
@@ -29,6 +30,12 @@ static inline u64 hcall_ctl(u16 code, u32 var_qwords, u32 rep_count, u32 rep_sta
  * every other bit of RAX is 0 (TLFS). PASS/FAIL line; returns the verdict.
  */
 bool hcall_expect(const char *name, u64 rax, u16 status, u32 reps);
+/*
+ * The same where KVM's Hyper-V (--hv-impl kvm) answers otherwise: it must
+ * then give exactly kvm_status and kvm_reps, and the name says why (`v`).
+ */
+bool hcall_expect_kvm(const char *name, u64 rax, u16 status, u32 reps, u16 kvm_status,
+		      u32 kvm_reps, enum hvd_verdict v);
 
 /* RAM end (boot info) and the last page of RAM, free scratch space. */
 u64 hostile_ram_end(void);
@@ -40,9 +47,9 @@ extern u64 hostile_in[512];
 bool hostile_xmm(void);		/* XMM-fast input offered and advertised */
 
 /*
- * Execute the hypercall trap instruction itself (not through the page),
- * catching #UD: returns the vector caught (EX_NONE if none); *rax is RAX
- * afterwards.
+ * Execute the hypercall trap instruction itself (not through the page;
+ * KVM's VMCALL/VMMCALL under --hv-impl kvm), catching #UD: returns the
+ * vector caught (EX_NONE if none); *rax is RAX before and after.
  */
 int hostile_raw_trap(u64 control, u64 rdx, u64 r8, u64 *rax);
 

@@ -96,6 +96,8 @@ struct hv_ref_tsc_page {
 
 /* Call codes */
 #define HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE	0x0002
+/* Not offered by minivmm (0x40000004.EBX says never); KVM knows it. */
+#define HVCALL_NOTIFY_LONG_SPIN_WAIT		0x0008
 #define HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST	0x0003
 #define HVCALL_SEND_IPI				0x000b
 #define HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX	0x0013
