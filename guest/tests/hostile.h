@@ -41,6 +41,16 @@ bool hcall_expect_kvm(const char *name, u64 rax, u16 status, u32 reps, u16 kvm_s
 u64 hostile_ram_end(void);
 u8 *hostile_tail_page(void);
 
+/*
+ * Under KVM's Hyper-V: the LAPIC page (0xfee00000) is guest memory to KVM
+ * (its private APIC-access page memslot, there where KVM virtualises APIC
+ * accesses: seen with kvm_intel's flexpriority), so hypercall input reads
+ * zeros there and a hypercall page may be put there. hostile_gpa finds out,
+ * hostile_msr holds the HYPERCALL MSR to the same answer.
+ */
+#define HOSTILE_LAPIC_GPA	0xfee00000ull
+extern bool hostile_kvm_apic_page_mapped;
+
 /* A page-aligned scratch page in .bss for well-formed inputs. */
 extern u64 hostile_in[512];
 

@@ -183,22 +183,43 @@ static void write_hypercall(void)
 	tally_report(&t, "HYPERCALL garbage: #GP iff it enables a page outside RAM");
 }
 
+/* Where KVM takes the LAPIC page for memory, it writes a hypercall page there too. */
+static bool lapic_frame_accepted(u64 frame)
+{
+	return frame == HOSTILE_LAPIC_GPA && hv_kvm_serves() && hostile_kvm_apic_page_mapped;
+}
+
 static void hypercall_outside_ram(void)
 {
-	const u64 frames[] = { hostile_ram_end(), 0xc0000000ull, 0xfee00000ull, 1ull << 32,
+	const u64 frames[] = { hostile_ram_end(), 0xc0000000ull, HOSTILE_LAPIC_GPA, 1ull << 32,
 			       (1ull << 52) - HOSTILE_PAGE, 0ull - HOSTILE_PAGE };
 	struct msr_tally t = { 0 };
-	u64 page = (uintptr_t)hv_hypercall_page | HV_HYPERCALL_ENABLE;
+	u64 page = (uintptr_t)hv_hypercall_page | HV_HYPERCALL_ENABLE, lapic = 0;
+	int lapic_v = EX_NONE;
+	char why[64];
 
-	wrmsr_safe(HV_X64_MSR_HYPERCALL, page);
 	for (u32 i = 0; i < ARRAY_SIZE(frames); i++) {
 		u64 now = 0;
-		int v = wrmsr_safe(HV_X64_MSR_HYPERCALL, frames[i] | HV_HYPERCALL_ENABLE);
+		int v;
 
+		wrmsr_safe(HV_X64_MSR_HYPERCALL, page);	/* each try from the payload's page */
+		v = wrmsr_safe(HV_X64_MSR_HYPERCALL, frames[i] | HV_HYPERCALL_ENABLE);
 		rdmsr_safe(HV_X64_MSR_HYPERCALL, &now);
+		if (lapic_frame_accepted(frames[i])) {
+			lapic_v = v;
+			lapic = now;
+			continue;
+		}
 		tally(&t, HV_X64_MSR_HYPERCALL, frames[i], v, v == GP_VECTOR && now == page);
 	}
+	wrmsr_safe(HV_X64_MSR_HYPERCALL, page);
 	tally_report(&t, "HYPERCALL enabled outside RAM (RAM end .. 2^64 - 4096) raises #GP");
+	if (!hv_kvm_serves() || !hostile_kvm_apic_page_mapped)
+		return;
+	snprintf(why, sizeof(why), "vector %d, read 0x%lx", lapic_v, lapic);
+	hvd_report(lapic_v == EX_NONE && lapic == (HOSTILE_LAPIC_GPA | HV_HYPERCALL_ENABLE),
+		   HVD_TLFS_SILENT, "accepted: KVM writes its page into its APIC-access page", why,
+		   "HYPERCALL at the LAPIC page raises #GP, as everywhere outside RAM");
 }
 
 /* TLFS: the enable bit stays 0 without a guest OS identity; no #GP. */
