@@ -48,6 +48,8 @@ xmm-ioctl-ipi-2|--cpus 2 --hv-xmm-path ioctl|ipi
 xmm-spill-ipi-2|--cpus 2 --hv-xmm-path spill|ipi
 xmm-ioctl-flush-2|--cpus 2 --hv-xmm-path ioctl|flush
 xmm-spill-flush-2|--cpus 2 --hv-xmm-path spill|flush
+kvmhv-ipi-2|--cpus 2 --hv-impl kvm|ipi
+kvmhv-flush-2|--cpus 2 --hv-impl kvm|flush
 preempt-call-2|--cpus 2|preempt-call
 preempt-call-4|--cpus 4|preempt-call
 locks-2|--cpus 2|locks

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench.sh - what `make bench` runs: the measurement matrix (vmexit, ipi,
-# flush at 1/2/4/8 vCPUs, both --hv-xmm-path values), each run's --json
+# flush at 1/2/4/8 vCPUs, both --hv-xmm-path values, ipi and flush at 2 under
+# KVM's own Hyper-V: --hv-impl kvm, refused where KVM has none), each run's --json
 # kept in build/bench/, then docs/results/results.md and docs/results/bench-*.png.
 #
 # Usage: scripts/bench.sh [--no-nested] [--report-only] [-- MINIVMM-OPTIONS...]
