@@ -111,11 +111,16 @@ static int open_dev(const char *path, char *err, size_t errlen)
 	return -1;
 }
 
-static const struct {
-	long cap;
-	const char *name;
-	const char *why;
-} required_caps[] = {
+const struct kvm_cap_need *kvm_first_missing(const struct kvm_host *kvm,
+					     const struct kvm_cap_need *need, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!kvm_check(kvm, need[i].cap))
+			return &need[i];
+	return NULL;
+}
+
+static const struct kvm_cap_need required_caps[] = {
 	{ KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP", "every vCPU needs an in-kernel LAPIC" },
 	{ KVM_CAP_USER_MEMORY, "KVM_CAP_USER_MEMORY", "guest RAM is a user memory slot" },
 	{ KVM_CAP_EXT_CPUID, "KVM_CAP_EXT_CPUID", "the CPUID table is set per vCPU" },
@@ -126,6 +131,7 @@ static const struct {
 
 int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen)
 {
+	const struct kvm_cap_need *missing;
 	struct utsname u;
 	int v;
 
@@ -138,11 +144,11 @@ int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen)
 		errmsg(err, errlen, "%s: KVM API version %d, minivmm needs %d", path, v, KVM_API_VERSION);
 		goto fail_close;
 	}
-	for (size_t i = 0; i < sizeof(required_caps) / sizeof(required_caps[0]); i++) {
-		if (kvm_check(kvm, required_caps[i].cap))
-			continue;
-		errmsg(err, errlen, "%s: missing capability %s (%s)", path,
-		     required_caps[i].name, required_caps[i].why);
+	missing = kvm_first_missing(kvm, required_caps,
+				    sizeof(required_caps) / sizeof(required_caps[0]));
+	if (missing) {
+		errmsg(err, errlen, "%s: missing capability %s (%s)", path, missing->name,
+		       missing->why);
 		goto fail_close;
 	}
 	kvm->vcpu_mmap_size = ioctl(kvm->fd, KVM_GET_VCPU_MMAP_SIZE, 0);

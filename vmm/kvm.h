@@ -27,6 +27,17 @@ struct kvm_host {
 int kvm_open(struct kvm_host *kvm, const char *path, char *err, size_t errlen);
 void kvm_close(struct kvm_host *kvm);
 int kvm_check(const struct kvm_host *kvm, long cap);
+
+/* A capability some feature needs: its number, its name, why it is needed. */
+struct kvm_cap_need {
+	long cap;
+	const char *name;
+	const char *why;
+};
+
+/* The first of the `n` capabilities `need` that KVM does not report, or NULL. */
+const struct kvm_cap_need *kvm_first_missing(const struct kvm_host *kvm,
+					     const struct kvm_cap_need *need, size_t n);
 /*
  * Refuse a vCPU count this KVM cannot run, naming the limit: KVM_CAP_MAX_VCPUS,
  * KVM_CAP_MAX_VCPU_ID (vCPU i has id i = its APIC ID), or, past 255 vCPUs,

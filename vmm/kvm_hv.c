@@ -28,11 +28,7 @@
 /* KVM 6.1 returns 10 leaves; -E2BIG below that. Room to spare. */
 #define KVM_HV_SUPPORTED_MAX	32
 
-static const struct {
-	long cap;
-	const char *name;
-	const char *why;
-} kvm_hv_caps[] = {
+static const struct kvm_cap_need kvm_hv_caps[] = {
 	{ KVM_CAP_HYPERV, "KVM_CAP_HYPERV", "KVM's in-kernel Hyper-V" },
 	{ KVM_CAP_HYPERV_VP_INDEX, "KVM_CAP_HYPERV_VP_INDEX", "setting each vCPU's VP index" },
 	{ KVM_CAP_HYPERV_TLBFLUSH, "KVM_CAP_HYPERV_TLBFLUSH", "the remote flush hypercalls" },
@@ -44,12 +40,13 @@ static const struct {
 
 static int check_caps(struct vm *vm, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0]); i++)
-		if (!kvm_check(&vm->kvm, kvm_hv_caps[i].cap))
-			return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
-				      kvm_backend_name(vm->kvm.backend), kvm_hv_caps[i].name,
-				      kvm_hv_caps[i].why);
-	return 0;
+	const struct kvm_cap_need *missing =
+		kvm_first_missing(&vm->kvm, kvm_hv_caps, sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0]));
+
+	if (!missing)
+		return 0;
+	return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
+		      kvm_backend_name(vm->kvm.backend), missing->name, missing->why);
 }
 
 /* KVM_GET_SUPPORTED_HV_CPUID on /dev/kvm, as hv_cpuid_leaf records. */
