@@ -124,7 +124,6 @@ int kvm_hv_open(struct vm *vm, char *err, size_t errlen)
 	hvhost_config(vm, &cfg);
 	nwant = hv_config_cpuid_leaves(&cfg, want, KVM_HV_LEAVES);
 	kvm_hv_mask_leaves(&vm->kvm_hv, want, nwant, kvm, nkvm);
-	vm->kvm_hv.enforce_cpuid = true;	/* check_caps() demanded it */
 	vm->kvm_hv.on = true;
 	return 0;
 }

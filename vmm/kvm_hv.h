@@ -19,8 +19,7 @@ struct vcpu;
 #define KVM_HV_LEAVES	(HV_CPUID_MAX_LEAF - HV_CPUID_VENDOR_AND_MAX + 1)
 
 struct kvm_hv {
-	bool on;			/* --hv-impl kvm, and KVM has all it needs */
-	bool enforce_cpuid;		/* KVM_CAP_HYPERV_ENFORCE_CPUID enabled per vCPU */
+	bool on;			/* --hv-impl kvm, and KVM has all it needs (enforce_cpuid too) */
 	struct hv_cpuid_leaf leaves[KVM_HV_LEAVES];	/* what the guest is shown */
 	/* Bits minivmm's layer would show that KVM does not support. */
 	uint32_t lacks_features_eax, lacks_features_ebx, lacks_features_edx;

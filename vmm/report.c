@@ -93,9 +93,9 @@ static void banner_kvm_hv(const struct vm *vm, FILE *f)
 
 	options_hints_name(vm->cfg.hv_hints, hints, sizeof(hints));
 	kvm_hv_describe_lacks(&vm->kvm_hv, lacks, sizeof(lacks));
-	fprintf(f, ", served by KVM's in-kernel Hyper-V (hints %s, xmm input %s, enforce_cpuid %s",
-		hints, feat->edx & HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE ? "on" : "off",
-		vm->kvm_hv.enforce_cpuid ? "on" : "off");
+	/* kvm_hv_open() demands KVM_CAP_HYPERV_ENFORCE_CPUID: always on. */
+	fprintf(f, ", served by KVM's in-kernel Hyper-V (hints %s, xmm input %s, enforce_cpuid on",
+		hints, feat->edx & HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE ? "on" : "off");
 	if (vm->cfg.hv_vp_base)
 		fprintf(f, ", VP indexes %u-%u", vm->cfg.hv_vp_base,
 			vm->cfg.hv_vp_base + vm->cfg.nr_vcpus - 1);
@@ -252,6 +252,8 @@ static void sum_stats(const struct vm *vm, struct vcpu_stats *all)
 
 		for (unsigned int k = 0; k < STATS_KINDS; k++)
 			lat_merge(&all->kind[k], &s->kind[k]);
+		for (unsigned int r = 0; r < STATS_EXIT_REASONS; r++)
+			all->exits[r] += s->exits[r];
 		for (unsigned int c = 0; c < STATS_HCALL_SLOTS; c++)
 			for (unsigned int e = 0; e < HV_ENC_COUNT; e++) {
 				const struct hcall_stats *src = &s->hcall[c][e];
@@ -308,16 +310,6 @@ static void print_exit_counts(const struct vm *vm, FILE *f)
 	fputc('\n', f);
 }
 
-/* One exit reason, summed over the vCPUs. */
-static uint64_t exits_of(const struct vm *vm, uint32_t reason)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; reason < STATS_EXIT_REASONS && i < vm->cfg.nr_vcpus; i++)
-		n += vm->vcpus[i].stats.exits[reason];
-	return n;
-}
-
 void report_stats(const struct vm *vm, FILE *f)
 {
 	struct vcpu_stats *all = calloc(1, sizeof(*all));
@@ -350,7 +342,7 @@ void report_stats(const struct vm *vm, FILE *f)
 	if (vm->kvm_hv.on)
 		fprintf(f, "  Hyper-V hypercalls: served inside KVM (--hv-impl kvm), not timed or "
 			"counted here; %llu reached minivmm (KVM_EXIT_HYPERV)\n",
-			(unsigned long long)exits_of(vm, KVM_EXIT_HYPERV));
+			(unsigned long long)all->exits[KVM_EXIT_HYPERV]);
 	free(all);
 }
 
