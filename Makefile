@@ -178,6 +178,7 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/host/acpi-iasl.sh
 	$(Q)./tests/host/install.sh
 	$(Q)./tests/host/tally.sh
+	$(Q)./tests/host/run-nested-options.sh
 	$(Q)./tests/compare/compare.sh
 
 integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio \

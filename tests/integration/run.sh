@@ -14,6 +14,9 @@
 #   file PATH        copy PATH into the nested VM (same absolute path)
 #   env NAME=VALUE   set NAME for the area (on this host and in the VM)
 #   timeout SECONDS  this area's nested-VM bound instead of the default
+#   idle SECONDS     kill this area's nested VM once the area has printed
+#                    nothing for SECONDS (run-nested.sh --idle): a wedged VM
+#                    then costs that, not the rest of its timeout
 #   nested BACKEND   run the area in the nested VM even where /dev/kvm is
 #                    served by BACKEND (pvm: kvm_pvm emulates guest CPL0,
 #                    far too slow for booting Linux)
@@ -103,7 +106,8 @@ nested_area() {	# nested_area AREA: 0 ran to its verdict line, 1 infrastructure 
 	for e in ${needs_envs[@]+"${needs_envs[@]}"}; do envs+=(--env "$e"); done
 	MINIVMM_NESTED_CPU=${needs_cpu:-${MINIVMM_NESTED_CPU:-max}} \
 	MINIVMM_NESTED_KVM_PARAMS=${needs_kvm_params:-${MINIVMM_NESTED_KVM_PARAMS:-}} \
-	"$top/tests/nested/run-nested.sh" --timeout "${needs_timeout:-$limit}" "${files[@]}" \
+	"$top/tests/nested/run-nested.sh" --timeout "${needs_timeout:-$limit}" --idle "${needs_idle:-0}" \
+		"${files[@]}" \
 		${envs[@]+"${envs[@]}"} \
 		-- "$cases" "$top/minivmm" "$top/guest.elf" "${asan:-none}" "$1" >"$log" 2>&1
 	grep -qE "$verdict" "$log"

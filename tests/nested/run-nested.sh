@@ -30,6 +30,11 @@
 #   --bochs-svm      AMD SVM under Bochs instead of under QEMU
 #   --timeout SECS   bound for the VM run (boot + COMMAND), default 300
 #                    (900 under Bochs)
+#   --idle SECS      kill the VM when COMMAND has printed nothing for SECS
+#                    (counted from the VM's launch, then from each output);
+#                    default 0: no such bound. For a COMMAND that prints as
+#                    it goes: an emulated L1 that wedges (soft lockups under
+#                    TCG) then costs SECS, not what is left of --timeout
 #   --file PATH      copy PATH (file or directory) into the VM at the same
 #                    absolute path, with the shared libraries ELF files need
 #                    (repeatable; COMMAND itself is added when it is a path)
@@ -39,9 +44,9 @@
 #   --verbose        stream the VM's kernel console to stderr
 #
 # Exit status: COMMAND's status; 124 when the timeout hit while COMMAND was
-# running; 125 when the nested environment could not be set up (missing
-# prerequisites, VM did not boot, /dev/kvm missing inside, timeout before
-# COMMAND started).
+# running, or COMMAND was silent for --idle SECS; 125 when the nested
+# environment could not be set up (missing prerequisites, VM did not boot,
+# /dev/kvm missing inside, timeout before COMMAND started).
 #
 # Inside, COMMAND runs as root in the caller's $PWD (created if needed), with
 # stdin /dev/null and stdout+stderr one pipe (not a tty), under busybox: all
@@ -86,12 +91,14 @@ die_setup() { echo "$prog: error: $*" >&2; exit 125; }
 note() { if [[ $verbose == 1 ]]; then echo "$prog: $*" >&2; fi; }
 usage() { sed -n '/^# Usage:/,/^# Exit status/{/^# Exit status/d;s/^# \{0,1\}//;p}' "$0" >&2; exit "${1:-125}"; }
 
-timeout_s='' cpus=2 mem=1024 verbose=0 vmx=0 bochs=0
+timeout_s='' idle_s=0 cpus=2 mem=1024 verbose=0 vmx=0 bochs=0
 files=() envs=()
 while (($#)); do
     case $1 in
         --timeout) timeout_s=${2:?}; shift 2 ;;
         --timeout=*) timeout_s=${1#*=}; shift ;;
+        --idle) idle_s=${2:?}; shift 2 ;;
+        --idle=*) idle_s=${1#*=}; shift ;;
         --file) files+=("${2:?}"); shift 2 ;;
         --file=*) files+=("${1#*=}"); shift ;;
         --env) envs+=("${2:?}"); shift 2 ;;
@@ -111,6 +118,7 @@ done
 (($#)) || { echo "$prog: no COMMAND given" >&2; usage 125; }
 [[ -n $timeout_s ]] || { if ((bochs)); then timeout_s=900; else timeout_s=300; fi; }
 [[ $timeout_s =~ ^[0-9]+$ && $timeout_s -gt 0 ]] || die_setup "bad --timeout '$timeout_s'"
+[[ $idle_s =~ ^[0-9]+$ ]] || die_setup "bad --idle '$idle_s' (seconds, 0 for none)"
 if ((bochs)); then
     # Bochs emulates every CPU on one host thread: more than a few is only slower.
     [[ $cpus =~ ^[0-9]+$ && $cpus -ge 1 && $cpus -le 4 ]] || die_setup "bad --cpus '$cpus' (under Bochs: 1-4)"
@@ -421,11 +429,33 @@ chmod 755 "$root/init" "$root/nested/cmd"
 
 # ---------------------------------------------------------------- run the VM
 mkfifo "$work/out.fifo" "$work/con.fifo"
-cat "$work/out.fifo" &
+# COMMAND's output goes to our stdout as it comes; the copy in out.log is
+# what the --idle watchdog sees grow.
+tee -a "$work/out.log" <"$work/out.fifo" &
 readers+=($!)
 if [[ $verbose == 1 ]]; then tee "$work/console.log" <"$work/con.fifo" >&2 &
 else cat "$work/con.fifo" >"$work/console.log" & fi
 readers+=($!)
+
+# idle_watch PID: while PID (the VM's timeout wrapper) lives, kill it once
+# out.log has not grown for idle_s seconds; the silence goes to idle-fired.
+# timeout(1) passes the TERM on to the VM.
+idle_watch() {
+    local size=-1 now last cur
+    last=$(date +%s)
+    while kill -0 "$1" 2>/dev/null; do
+        sleep 5
+        now=$(date +%s)
+        cur=$(stat -c %s "$work/out.log" 2>/dev/null || echo 0)
+        if [[ $cur != "$size" ]]; then
+            size=$cur last=$now
+        elif ((now - last >= idle_s)); then
+            echo $((now - last)) >"$work/idle-fired"
+            kill "$1" 2>/dev/null
+            return 0
+        fi
+    done
+}
 
 append="console=ttyS0 quiet panic=-1 mitigations=off nokaslr ${MINIVMM_NESTED_APPEND:-}"
 vm=qemu
@@ -490,11 +520,17 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 ${qemu_extra[@]+"${qemu_extra[@]}"}
     </dev/null >"$work/$vm.log" 2>&1 &
 fi
 qpid=$!
+watchdog=
+if ((idle_s > 0)); then
+    idle_watch "$qpid" &
+    watchdog=$!
+fi
 set +e
 wait "$qpid"
 qrc=$?
 set -e
 qpid=
+if [[ -n $watchdog ]]; then kill "$watchdog" 2>/dev/null || true; wait "$watchdog" 2>/dev/null || true; fi
 # Unblock readers whose fifo the VM never opened (a read-write open never blocks),
 # then give them a bounded time to drain.
 for fifo in out con; do { exec 8<>"$work/$fifo.fifo"; exec 8>&-; } 2>/dev/null || true; done
@@ -516,6 +552,10 @@ elif grep -q '^NESTED-SETUP-FAILED' <<<"$con"; then
     echo "$prog: error: the nested KVM environment could not be set up:" >&2
     sed -n '/^NESTED-DIAG-BEGIN/,/^NESTED-DIAG-END/{/^NESTED-DIAG-/d;p}' <<<"$con" >&2
     exit 125
+elif [[ -s $work/idle-fired ]]; then
+    echo "$prog: error: COMMAND printed nothing for $(cat "$work/idle-fired")s (--idle $idle_s): VM killed after ${elapsed}s" >&2
+    [[ $verbose == 1 ]] || show_console
+    exit 124
 elif ((qrc == 124 || qrc == 137)); then
     if grep -q '^NESTED-START' <<<"$con"; then
         echo "$prog: error: timeout: COMMAND did not finish within ${timeout_s}s (VM killed)" >&2
