@@ -46,7 +46,7 @@
 # Exit status: COMMAND's status; 124 when the timeout hit while COMMAND was
 # running, or COMMAND was silent for --idle SECS; 125 when the nested
 # environment could not be set up (missing prerequisites, VM did not boot,
-# /dev/kvm missing inside, timeout before COMMAND started).
+# /dev/kvm missing inside, timeout or --idle before COMMAND started).
 #
 # Inside, COMMAND runs as root in the caller's $PWD (created if needed), with
 # stdin /dev/null and stdout+stderr one pipe (not a tty), under busybox: all
@@ -441,7 +441,7 @@ readers+=($!)
 # out.log has not grown for idle_s seconds; the silence goes to idle-fired.
 # timeout(1) passes the TERM on to the VM.
 idle_watch() {
-    local size=-1 now last cur
+    local size=0 now last cur   # no out.log yet: size 0, silent since launch
     last=$(date +%s)
     while kill -0 "$1" 2>/dev/null; do
         sleep 5
@@ -553,6 +553,10 @@ elif grep -q '^NESTED-SETUP-FAILED' <<<"$con"; then
     sed -n '/^NESTED-DIAG-BEGIN/,/^NESTED-DIAG-END/{/^NESTED-DIAG-/d;p}' <<<"$con" >&2
     exit 125
 elif [[ -s $work/idle-fired ]]; then
+    if ! grep -q '^NESTED-START' <<<"$con"; then
+        echo "$prog: error: the VM printed no COMMAND output for $(cat "$work/idle-fired")s (--idle $idle_s) and COMMAND never started: VM killed after ${elapsed}s" >&2
+        show_console; exit 125
+    fi
     echo "$prog: error: COMMAND printed nothing for $(cat "$work/idle-fired")s (--idle $idle_s): VM killed after ${elapsed}s" >&2
     [[ $verbose == 1 ]] || show_console
     exit 124
