@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "vmm/emufail.h"
 #include "vmm/exits.h"
 #include "vmm/msr.h"
 #include "vmm/pio_out.h"
@@ -115,14 +116,16 @@ static void fail_internal(struct vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	char extra[160] = "";
+	char insn[320];
 	size_t used = 0;
 
 	for (uint32_t i = 0; i < run->internal.ndata && i < 4 && used < sizeof(extra); i++)
 		used += snprintf(extra + used, sizeof(extra) - used, " data[%u]=0x%llx", i,
 				 (unsigned long long)run->internal.data[i]);
-	vcpu_fail(v, "KVM internal error, suberror %u%s%s", run->internal.suberror,
+	emufail_describe(run, v->vm->kvm.backend, insn, sizeof(insn));
+	vcpu_fail(v, "KVM internal error, suberror %u%s%s%s", run->internal.suberror,
 		  run->internal.suberror == KVM_INTERNAL_ERROR_EMULATION ?
-		  " (instruction emulation failed)" : "", extra);
+		  " (instruction emulation failed)" : "", extra, insn);
 }
 
 /*
