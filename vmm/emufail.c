@@ -65,26 +65,25 @@ const char *emufail_insn_name(const unsigned char *insn, size_t n)
 size_t emufail_describe(const struct kvm_run *run, enum mvm_backend backend,
 			char *buf, size_t len)
 {
-	const struct kvm_run *r = run;
 	size_t n, used = 0;
 	const char *name;
 
 	if (!len)
 		return 0;
 	buf[0] = '\0';
-	if (r->emulation_failure.suberror != KVM_INTERNAL_ERROR_EMULATION ||
-	    r->emulation_failure.ndata < 3 ||
-	    !(r->emulation_failure.flags & KVM_INTERNAL_ERROR_EMULATION_FLAG_INSTRUCTION_BYTES))
+	if (run->emulation_failure.suberror != KVM_INTERNAL_ERROR_EMULATION ||
+	    run->emulation_failure.ndata < 3 ||
+	    !(run->emulation_failure.flags & KVM_INTERNAL_ERROR_EMULATION_FLAG_INSTRUCTION_BYTES))
 		return 0;
-	n = r->emulation_failure.insn_size;
-	if (n > sizeof(r->emulation_failure.insn_bytes))
-		n = sizeof(r->emulation_failure.insn_bytes);
+	n = run->emulation_failure.insn_size;
+	if (n > sizeof(run->emulation_failure.insn_bytes))
+		n = sizeof(run->emulation_failure.insn_bytes);
 	if (!n)
 		return 0;
 	used += snprintf(buf + used, len - used, ", instruction bytes");
 	for (size_t i = 0; i < n && used < len; i++)
-		used += snprintf(buf + used, len - used, " %02x", r->emulation_failure.insn_bytes[i]);
-	name = emufail_insn_name(r->emulation_failure.insn_bytes, n);
+		used += snprintf(buf + used, len - used, " %02x", run->emulation_failure.insn_bytes[i]);
+	name = emufail_insn_name(run->emulation_failure.insn_bytes, n);
 	if (name && used < len)
 		used += snprintf(buf + used, len - used, " (%s)", name);
 	if (backend == MVM_BACKEND_PVM && used < len)
