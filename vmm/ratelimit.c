@@ -61,9 +61,9 @@ static void print_line(pthread_mutex_t *lock, enum guest_msg kind, enum ratelimi
 	vsnprintf(line, sizeof(line), fmt, ap);
 	pthread_mutex_lock(lock);
 	/* Formatted first: the lock is held for one short write. */
-	fprintf(stderr, "minivmm: %s\n", line);
+	fprintf(stderr, "minivmm: warning: %s\n", line);
 	if (say == RATELIMIT_SAY_LAST)
-		fprintf(stderr, "minivmm: further '%s' messages are counted, not printed "
+		fprintf(stderr, "minivmm: warning: further '%s' messages are counted, not printed "
 			"(total at exit)\n", kinds[kind].desc);
 	pthread_mutex_unlock(lock);
 }
@@ -100,7 +100,7 @@ void ratelimit_summary(const struct ratelimit *rl, FILE *f)
 		uint64_t n = ratelimit_suppressed(rl, k);
 
 		if (n)
-			fprintf(f, "minivmm: %llu more '%s' message%s suppressed\n",
+			fprintf(f, "minivmm: warning: %llu more '%s' message%s suppressed\n",
 				(unsigned long long)n, kinds[k].desc, n == 1 ? "" : "s");
 	}
 }

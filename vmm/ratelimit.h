@@ -53,7 +53,7 @@ const char *ratelimit_kind_key(enum guest_msg kind);
 
 /*
  * For a `say` from ratelimit_check(): nothing if QUIET, else the line (with
- * "minivmm: " in front and a newline after) on stderr under `lock`, and after
+ * "minivmm: warning: " in front and a newline after) on stderr under `lock`, and after
  * the last one a note that the rest are counted. For callers whose message
  * costs something to build: check first, build, then print.
  */

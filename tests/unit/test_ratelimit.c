@@ -93,8 +93,8 @@ START_TEST(test_summary_names_suppressed_kinds_only)
 	ratelimit_summary(&rl, f);
 	fclose(f);
 	ck_assert_str_eq(text,
-		"minivmm: 1234 more 'result record rejected' messages suppressed\n"
-		"minivmm: 1 more 'control request outside RAM' message suppressed\n");
+		"minivmm: warning: 1234 more 'result record rejected' messages suppressed\n"
+		"minivmm: warning: 1 more 'control request outside RAM' message suppressed\n");
 	free(text);
 }
 END_TEST
@@ -127,7 +127,7 @@ START_TEST(test_say_prints_burst_and_one_note)
 	for (char *p = buf; (p = strchr(p, '\n')); p++)
 		lines++;
 	ck_assert_uint_eq(lines, RATELIMIT_BURST + 1);
-	ck_assert_ptr_nonnull(strstr(buf, "minivmm: vCPU 0: status 256\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "minivmm: warning: vCPU 0: status 256\n"));
 	ck_assert_ptr_null(strstr(buf, "status 261"));
 	ck_assert_ptr_nonnull(strstr(buf, "further 'guest exit status too big' messages are counted"));
 	ck_assert_uint_eq(ratelimit_suppressed(&rl, GMSG_EXIT_STATUS), 100 - RATELIMIT_BURST);

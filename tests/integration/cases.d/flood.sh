@@ -26,9 +26,9 @@ flood_output_ok() {
 	flood_count "$1" "rejected: the GPA must be written with a 32-bit out" "$FLOOD_BURST" &&
 		flood_count "$1" "control request at GPA 0xfffffff8 is outside RAM" "$FLOOD_BURST" &&
 		flood_count "$1" "write of unclaimed port 0x" "$FLOOD_BURST" &&
-		has "$1" err "minivmm: $((FLOOD_N - FLOOD_BURST)) more 'result record rejected' messages suppressed" &&
-		has "$1" err "minivmm: $((FLOOD_N - FLOOD_BURST)) more 'control request outside RAM' messages suppressed" &&
-		has "$1" err "minivmm: $FLOOD_UNCLAIMED more 'unclaimed port/MMIO address' messages suppressed" &&
+		has "$1" err "minivmm: warning: $((FLOOD_N - FLOOD_BURST)) more 'result record rejected' messages suppressed" &&
+		has "$1" err "minivmm: warning: $((FLOOD_N - FLOOD_BURST)) more 'control request outside RAM' messages suppressed" &&
+		has "$1" err "minivmm: warning: $FLOOD_UNCLAIMED more 'unclaimed port/MMIO address' messages suppressed" &&
 		has "$1" err "minivmm: $FLOOD_N result record(s) were rejected; exiting 1" &&
 		has "$1" flood.json "\"record_rejected\": $((FLOOD_N - FLOOD_BURST))" &&
 		has "$1" flood.json "\"ctrl_outside_ram\": $((FLOOD_N - FLOOD_BURST))" &&

@@ -42,7 +42,7 @@ hostile_unclaimed_ok() {
 		return 1
 	fi
 	once "$1" "further $UNCLAIMED_MSG are counted, not printed" &&
-		once "$1" "minivmm: $((14 - GUEST_MSG_BURST)) more $UNCLAIMED_MSG suppressed"
+		once "$1" "minivmm: warning: $((14 - GUEST_MSG_BURST)) more $UNCLAIMED_MSG suppressed"
 }
 
 hostile_stderr_ok() {
