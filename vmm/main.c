@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmm/dev/devices.h"
 #include "vmm/exitstatus.h"
 #include "vmm/options.h"
 #include "vmm/payload.h"
@@ -18,6 +19,7 @@ int main(int argc, char **argv)
 	static char payload[4096];
 	struct vm_config cfg;
 	char err[512];
+	bool fits;
 	int status;
 
 	switch (options_parse(argc, argv, &cfg, err, sizeof(err))) {
@@ -58,10 +60,11 @@ int main(int argc, char **argv)
 		report_stats(&vm, stdout);
 	if (vm.json_fd >= 0 && report_json(&vm, cfg.json_path, status) && !status)
 		status = EXITSTATUS_HOST_ERROR;
-	if (vm.results.rejected && !status) {
+	/* A pass with rejected records is a failure, in QEMU's words too under --qemu-exit. */
+	if (vm.results.rejected && status == exit_dev_status(0, cfg.qemu_exit, &fits)) {
+		status = exit_dev_status(EXITSTATUS_GUEST_FAILED, cfg.qemu_exit, &fits);
 		fprintf(stderr, "minivmm: %llu result record(s) were rejected; exiting %d\n",
-			(unsigned long long)vm.results.rejected, EXITSTATUS_GUEST_FAILED);
-		status = EXITSTATUS_GUEST_FAILED;
+			(unsigned long long)vm.results.rejected, status);
 	}
 	fflush(stdout);
 	vm_destroy(&vm);

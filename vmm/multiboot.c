@@ -90,7 +90,35 @@ static void add_region(struct mb_mmap_entry *map, unsigned int *n, uint64_t addr
 	(*n)++;
 }
 
-int multiboot_write_info(struct guest_mem *mem, const char *cmdline, char *err, size_t errlen)
+/*
+ * The module goes page-aligned after the kernel, as QEMU puts it, its name
+ * right after the command line; 0, or -1 with what does not fit.
+ */
+static int write_module(struct guest_mem *mem, uint64_t kernel_end, uint64_t name_gpa,
+			const struct mb_module_file *mod, char *err, size_t errlen)
+{
+	uint64_t start = (kernel_end + 4095) & ~4095ull;
+	size_t nlen = strlen(mod->name) + 1;
+	struct mb_module e;
+
+	if (name_gpa + nlen > MB_CMDLINE_GPA + MB_CMDLINE_MAX)
+		return errmsg(err, errlen, "kernel command line and module name %s exceed %u bytes",
+			      mod->name, MB_CMDLINE_MAX);
+	if (start > mem->size || mod->len > mem->size - start)
+		return errmsg(err, errlen, "module %s of %zu KiB does not fit: the kernel ends at %llu KiB and RAM at %llu KiB; give a larger --mem",
+			      mod->name, mod->len >> 10, (unsigned long long)(start >> 10),
+			      (unsigned long long)(mem->size >> 10));
+	e = (struct mb_module){ .start = (uint32_t)start, .end = (uint32_t)(start + mod->len),
+				.string = (uint32_t)name_gpa };
+	if ((mod->len && mem_write(mem, start, mod->data, mod->len)) ||
+	    mem_write(mem, name_gpa, mod->name, nlen) ||
+	    mem_write(mem, MB_MODS_GPA, &e, sizeof(e)))
+		return errmsg(err, errlen, "guest RAM too small for module %s", mod->name);
+	return 0;
+}
+
+int multiboot_write_info(struct guest_mem *mem, const char *cmdline, uint64_t kernel_end,
+			 const struct mb_module_file *mod, char *err, size_t errlen)
 {
 	static const char name[] = "minivmm";
 	struct mb_mmap_entry map[3];
@@ -116,6 +144,13 @@ int multiboot_write_info(struct guest_mem *mem, const char *cmdline, char *err, 
 	mbi.mmap_addr = MB_MMAP_GPA;
 	mbi.mmap_length = n * sizeof(map[0]);
 	mbi.boot_loader_name = MB_NAME_GPA;
+	if (mod && mod->name) {
+		if (write_module(mem, kernel_end, MB_CMDLINE_GPA + clen, mod, err, errlen))
+			return -1;
+		mbi.flags |= MB_IF_MODS;
+		mbi.mods_count = 1;
+		mbi.mods_addr = MB_MODS_GPA;
+	}
 	if (mem_write(mem, MB_INFO_GPA, &mbi, sizeof(mbi)) ||
 	    mem_write(mem, MB_MMAP_GPA, map, n * sizeof(map[0])) ||
 	    mem_write(mem, MB_NAME_GPA, name, sizeof(name)) ||

@@ -19,7 +19,7 @@
 #define MB_SEARCH_LEN		8192u		/* the header lies in the first 8 KiB */
 
 /* Header flags: bits 0-15 are requirements a loader must meet or refuse. */
-#define MB_HF_PAGE_ALIGN	(1u << 0)	/* modules page-aligned: we load none */
+#define MB_HF_PAGE_ALIGN	(1u << 0)	/* modules page-aligned: ours always are */
 #define MB_HF_MEMINFO		(1u << 1)	/* mem_* fields: always given */
 #define MB_HF_VIDEO		(1u << 2)	/* a video mode: not offered */
 #define MB_HF_ADDRS		(1u << 16)	/* a.out kludge load addresses */
@@ -28,6 +28,7 @@
 /* Information block flags. */
 #define MB_IF_MEM		(1u << 0)
 #define MB_IF_CMDLINE		(1u << 2)
+#define MB_IF_MODS		(1u << 3)
 #define MB_IF_MMAP		(1u << 6)
 #define MB_IF_LOADER_NAME	(1u << 9)
 
@@ -41,6 +42,7 @@
  */
 #define MB_INFO_GPA		0x9000ull
 #define MB_MMAP_GPA		0x9100ull
+#define MB_MODS_GPA		0x9200ull	/* the one module entry (--initrd) */
 #define MB_NAME_GPA		0x9300ull
 #define MB_CMDLINE_GPA		0x9400ull
 #define MB_CMDLINE_MAX		0x1c00u		/* up to 0xb000 */
@@ -75,6 +77,20 @@ struct mb_mmap_entry {
 	uint32_t type;
 } __attribute__((packed));
 
+/* A module entry: [start, end) in guest RAM, and its string (the file name). */
+struct mb_module {
+	uint32_t start, end;
+	uint32_t string;
+	uint32_t reserved;
+} __attribute__((packed));
+
+/* What to load as the one module (kvm-unit-tests' environment); len 0: none. */
+struct mb_module_file {
+	const void *data;
+	size_t len;
+	const char *name;
+};
+
 /*
  * Offset of a valid Multiboot header in the first 8 KiB, or -1 with the
  * reason (none, bad checksum, a requirement minivmm cannot meet).
@@ -85,7 +101,12 @@ bool multiboot_probe(const void *image, size_t len);
 /* Check an ELF32 Multiboot kernel and load its segments (at or above 1 MiB). */
 int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 			 struct load_info *info, char *err, size_t errlen);
-/* Write the information block, memory map, loader name and command line. */
-int multiboot_write_info(struct guest_mem *mem, const char *cmdline, char *err, size_t errlen);
+/*
+ * Write the information block, memory map, loader name and command line,
+ * and the module if `mod` has one: page-aligned from `kernel_end` (the
+ * kernel's highest loaded byte + 1), its name after the command line.
+ */
+int multiboot_write_info(struct guest_mem *mem, const char *cmdline, uint64_t kernel_end,
+			 const struct mb_module_file *mod, char *err, size_t errlen);
 
 #endif

@@ -36,6 +36,10 @@ enum {
 	OPT_HV_VP_BASE,
 	OPT_PREEMPT,
 	OPT_HV_IMPL,
+	OPT_QEMU_EXIT,
+	OPT_PC_TESTDEV,
+	OPT_CPU_FEATURES,
+	OPT_CPU_FEATURES_LAX,
 };
 
 static const struct option long_opts[] = {
@@ -60,6 +64,10 @@ static const struct option long_opts[] = {
 	{ "no-sandbox", no_argument, NULL, OPT_NO_SANDBOX },
 	{ "pv", required_argument, NULL, OPT_PV },
 	{ "initrd", required_argument, NULL, OPT_INITRD },
+	{ "qemu-exit", no_argument, NULL, OPT_QEMU_EXIT },
+	{ "pc-testdev", no_argument, NULL, OPT_PC_TESTDEV },
+	{ "cpu-features", required_argument, NULL, OPT_CPU_FEATURES },
+	{ "cpu-features-lax", no_argument, NULL, OPT_CPU_FEATURES_LAX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -90,7 +98,21 @@ void options_usage(FILE *f)
 "  -s, --stats           print per-vCPU exit counts and VMM-side times at exit\n"
 "  -j, --json FILE       write every result record and statistic to FILE\n"
 "  -i, --iters N         iterations per benchmark case (default: per suite)\n"
-"      --initrd FILE     Linux kernels: the initramfs (the first PVH module)\n"
+"      --initrd FILE     Linux kernels: the initramfs (the first PVH module);\n"
+"                        Multiboot kernels: the one module (kvm-unit-tests\n"
+"                        reads its environment from it)\n"
+"      --qemu-exit       the exit port's code C ends the run with (C << 1) | 1,\n"
+"                        as QEMU's isa-debug-exit does (1 = passed: what\n"
+"                        kvm-unit-tests' runner expects; minivmm-qemu sets it)\n"
+"      --pc-testdev      Multiboot kernels: QEMU's pc-testdev (scratch ports\n"
+"                        0xe0 and 0xe8, page flush at 0xe4, ISA IRQ lines at\n"
+"                        0x2000-0x2017, 64 KiB of MMIO scratch at 0xff000000)\n"
+"      --cpu-features L  CPUID features by QEMU's names, each required (+, the\n"
+"                        run is refused where KVM lacks it) or removed (-):\n"
+"                        e.g. +x2apic,-pcid,-invpcid\n"
+"      --cpu-features-lax\n"
+"                        a '+' feature KVM lacks is a warning and the guest\n"
+"                        runs without it, as QEMU's -cpu does\n"
 "      --pv P            the hypervisor the guest sees: 'hyperv' (Hyper-V's\n"
 "                        leaves only, minivmm's Hyper-V layer; Linux's default),\n"
 "                        'kvm' (KVM's leaves at 0x40000000: kvmclock, steal time;\n"
@@ -134,8 +156,8 @@ void options_usage(FILE *f)
 "failure, unhandled exit, a Linux panic) or timed out; 4 = the guest reset\n"
 "itself (a Linux reboot); 159 = the sandbox stopped a forbidden system call\n"
 "(stderr names it).\n"
-"A Multiboot kernel's `outl` to port 0xf4 is its status as is; QEMU's\n"
-"isa-debug-exit would exit with (code << 1) | 1 instead (1 = passed).\n",
+"A Multiboot kernel's `outl` to port 0xf4 is its status as is, or with\n"
+"--qemu-exit (code << 1) | 1, as under QEMU's isa-debug-exit (1 = passed).\n",
 		LINUX_CMDLINE_DEFAULT, payload_installed_path(),
 		(unsigned long long)(MVM_RAM_MIN >> 20),
 		(unsigned long long)(MVM_RAM_MAX >> 20));
@@ -488,6 +510,11 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_NO_HYPERV: return set_pv(cfg, PV_KVM, "--no-hyperv", err, errlen);
 	case OPT_PV: return parse_pv(arg, cfg, err, errlen);
 	case OPT_INITRD: cfg->initrd_path = arg; return OPTIONS_OK;
+	case OPT_QEMU_EXIT: cfg->qemu_exit = true; return OPTIONS_OK;
+	case OPT_PC_TESTDEV: cfg->pc_testdev = true; return OPTIONS_OK;
+	case OPT_CPU_FEATURES_LAX: cfg->cpu_features_lax = true; return OPTIONS_OK;
+	case OPT_CPU_FEATURES:
+		return cpufeat_parse(arg, &cfg->cpu_features, err, errlen) ? OPTIONS_ERROR : OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
 	case OPT_HV_HINTS: return parse_hints(arg, cfg, err, errlen);
 	case OPT_HV_VP_BASE:

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "minivmm/abi.h"
+#include "vmm/cpufeat.h"
 
 /*
  * No vCPU limit of minivmm's own: KVM's (KVM_CAP_MAX_VCPUS, KVM_CAP_MAX_VCPU_ID)
@@ -93,7 +94,11 @@ struct vm_config {
 	unsigned int iters;		/* 0: each suite's default */
 	bool stats;
 	enum pv_personality pv;		/* --pv (--hyperv, --no-hyperv); PV_DEFAULT until vm.c decides */
-	const char *initrd_path;	/* --initrd: Linux kernels only */
+	const char *initrd_path;	/* --initrd: Linux's initramfs, a Multiboot module */
+	bool qemu_exit;			/* --qemu-exit: port 0xf4's code c exits (c << 1) | 1 */
+	bool pc_testdev;		/* --pc-testdev: QEMU's test device (Multiboot only) */
+	struct cpufeat_req cpu_features;	/* --cpu-features; nr 0: the template as KVM has it */
+	bool cpu_features_lax;		/* --cpu-features-lax: a '+' KVM lacks is a warning */
 	bool hv_xmm;			/* advertise XMM-fast input */
 	unsigned int hv_hints;		/* VMM_HV_HINT_*: --hv-hints, default all */
 	bool hv_hints_given;		/* --hv-hints on the command line */

@@ -11,6 +11,7 @@ static const struct {
 	[GMSG_CTRL_OUTSIDE_RAM]	= { "ctrl_outside_ram", "control request outside RAM" },
 	[GMSG_EXIT_STATUS]	= { "exit_status_too_big", "guest exit status too big" },
 	[GMSG_ACPI_SLEEP]	= { "acpi_sleep_ignored", "ACPI sleep state other than S5" },
+	[GMSG_TESTDEV_FLUSH]	= { "testdev_flush_outside_ram", "pc-testdev flush outside RAM" },
 };
 
 void ratelimit_init(struct ratelimit *rl)

@@ -28,6 +28,7 @@ enum guest_msg {
 	GMSG_CTRL_OUTSIDE_RAM,	/* vmm/dev/ctrl.c */
 	GMSG_EXIT_STATUS,	/* vmm/dev/exit.c: status above 255 (rep outsl repeats it) */
 	GMSG_ACPI_SLEEP,	/* vmm/dev/acpi_pm.c: a sleep state other than S5 */
+	GMSG_TESTDEV_FLUSH,	/* vmm/dev/pc_testdev.c: a page flush outside RAM */
 	GMSG_KINDS
 };
 

@@ -43,6 +43,11 @@ unsigned int vm_nr_vcpus(const struct vm *vm)
 	return vm->cfg.nr_vcpus;
 }
 
+bool vm_qemu_exit(const struct vm *vm)
+{
+	return vm->cfg.qemu_exit;
+}
+
 struct results *vm_results(struct vm *vm)
 {
 	return &vm->results;
@@ -69,6 +74,13 @@ void vm_irq_edge(struct vm *vm, unsigned int irq)
 	/* Only a bad irq number fails: a minivmm bug, nothing the guest did. */
 	(void)ioctl(vm->fd, KVM_IRQ_LINE, &l);
 	l.level = 0;
+	(void)ioctl(vm->fd, KVM_IRQ_LINE, &l);
+}
+
+void vm_irq_level(struct vm *vm, unsigned int irq, bool high)
+{
+	struct kvm_irq_level l = { .irq = irq, .level = high };
+
 	(void)ioctl(vm->fd, KVM_IRQ_LINE, &l);
 }
 

@@ -30,6 +30,8 @@ struct bus *vm_bus(struct vm *vm);
 /* Guest RAM: access it with mem_read()/mem_write()/mem_gpa_to_host() (vmm/mem.h). */
 struct guest_mem *vm_mem(struct vm *vm);
 unsigned int vm_nr_vcpus(const struct vm *vm);
+/* --qemu-exit: the exit port's code C ends the run as (C << 1) | 1. */
+bool vm_qemu_exit(const struct vm *vm);
 /* The result records the guest submitted (vmm/results.h). */
 struct results *vm_results(struct vm *vm);
 /* Held for one write at a time on stdout/stderr, by everyone. */
@@ -43,6 +45,8 @@ void vm_say(struct vm *vm, enum guest_msg kind, const char *fmt, ...)
  * on the VM fd. Any thread; its filter must allow it (BUS_F_RAISES_IRQ).
  */
 void vm_irq_edge(struct vm *vm, unsigned int irq);
+/* Hold `irq` of the in-kernel irqchip high or low (KVM_IRQ_LINE); the same rules. */
+void vm_irq_level(struct vm *vm, unsigned int irq, bool high);
 
 /*
  * Finish the pending exit (an OUT's skip, an IN's or MMIO read's data) with

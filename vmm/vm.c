@@ -13,6 +13,7 @@
 
 #include "hv/hv.h"
 #include "vmm/acpi.h"
+#include "vmm/cpufeat.h"
 #include "vmm/cpuid.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/devices.h"
@@ -162,6 +163,8 @@ static int register_devices(struct vm *vm, char *err, size_t errlen)
 {
 	if (devices_create(vm, vm->image.kind, err, errlen))
 		return -1;
+	if (vm->cfg.pc_testdev && pc_testdev_dev_create(vm, err, errlen))
+		return -1;
 	if (options_pv_has_hyperv(vm->cfg.pv) &&
 	    (vm->cfg.hv_impl == HV_IMPL_KVM ? kvm_hv_open(vm, err, errlen) :
 					      hvhost_create(vm, err, errlen)))
@@ -199,6 +202,15 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 	vm->cpuid = hyperv_cpuid_build(vm, err, errlen);
 	if (!vm->cpuid)
 		return -1;
+	switch (cpufeat_apply(vm->cpuid, &vm->cfg.cpu_features, vm->cfg.cpu_features_lax,
+			      err, errlen)) {
+	case -1:
+		return -1;
+	case 1:
+		fprintf(stderr, "minivmm: warning: %s; the guest runs without it\n", err);
+		err[0] = '\0';
+		break;
+	}
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		if (vcpu_create(vm, &vm->vcpus[i], i, err, errlen))
 			return -1;
@@ -261,9 +273,12 @@ static int check_hv_impl(const struct vm_config *c, char *err, size_t errlen)
 /* What the arguments after "--" may be for this kind; 0, or -1 with `err`. */
 static int check_args(const struct vm *vm, char *err, size_t errlen)
 {
-	if (vm->cfg.initrd_path && vm->image.kind != IMAGE_LINUX)
-		return errmsg(err, errlen, "--initrd %s: %s is not a Linux kernel (only Linux takes an initrd)",
+	if (vm->cfg.initrd_path && vm->image.kind == IMAGE_ELF64)
+		return errmsg(err, errlen, "--initrd %s: %s is minivmm's payload, which takes no initrd (Linux and Multiboot kernels do)",
 			      vm->cfg.initrd_path, vm->cfg.elf_path);
+	if (vm->cfg.pc_testdev && vm->image.kind != IMAGE_MULTIBOOT)
+		return errmsg(err, errlen, "--pc-testdev: %s is not a Multiboot kernel (the test device is for kvm-unit-tests and its kin)",
+			      vm->cfg.elf_path);
 	if (preempt_check(&vm->cfg.preempt, vm->cfg.nr_vcpus, err, errlen))
 		return -1;
 	if (vm->cfg.hv_hints_given && !options_pv_has_hyperv(vm->cfg.pv))
@@ -312,10 +327,12 @@ out:
 	return ret;
 }
 
-/* Multiboot info (command line = kernel path, then the args) and ACPI tables. */
+/* Multiboot info (command line = kernel path, then the args; --initrd the module) and ACPI tables. */
 static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
 {
+	struct mb_module_file mod = { 0 };
 	char cmdline[MB_CMDLINE_MAX];
+	void *data = NULL;
 	int n = snprintf(cmdline, sizeof(cmdline), "%s%s%s", vm->cfg.elf_path,
 			 vm->cfg.cmdline[0] ? " " : "", vm->cfg.cmdline);
 
@@ -323,7 +340,15 @@ static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel path and arguments exceed %zu bytes", sizeof(cmdline) - 1);
 		return -1;
 	}
-	if (multiboot_write_info(&vm->mem, cmdline, err, errlen))
+	if (vm->cfg.initrd_path) {
+		mod.name = vm->cfg.initrd_path;
+		mod.data = data = loader_read_file(mod.name, &mod.len, err, errlen);
+		if (!data)
+			return -1;
+	}
+	n = multiboot_write_info(&vm->mem, cmdline, vm->image.image_end, &mod, err, errlen);
+	free(data);
+	if (n)
 		return -1;
 	return acpi_build(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
 }

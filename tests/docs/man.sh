@@ -48,6 +48,16 @@ for s in NAME SYNOPSIS DESCRIPTION OPTIONS SUITES "EXIT STATUS" ENVIRONMENT FILE
 	grep -qx "\.SH \"*$s\"*" "$page" || bad "no $s section"
 done
 
+# --cpu-features' names: the page lists what minivmm knows (its error message says).
+known=$("$top/minivmm" --cpu-features +? 2>&1 | sed -n 's/.*(known: \(.*\)).*/\1/p')
+listed=$(sed -n '/^Known names:/,/^\./p' "$page" | sed '$d' | sed 's/^Known names: //' | tr '\n' ' ' |
+	sed 's/\.* *$//')
+if [ -n "$known" ] && [ "$known" = "$listed" ]; then
+	ok "--cpu-features: the page names the $(wc -w <<<"$known") features minivmm knows"
+else
+	bad "--cpu-features: minivmm knows '$known', the page lists '$listed'"
+fi
+
 for p in "$page" "$top/minivmm-compare.1"; do
 	n=$(basename "$p")
 	if command -v mandoc >/dev/null; then

@@ -19,6 +19,7 @@
 #include "vmm/dev/devices.h"
 #include "vmm/dev/fwcfg.h"
 #include "vmm/dev/i8042.h"
+#include "vmm/dev/pc_testdev.h"
 #include "vmm/dev/pmtimer.h"
 #include "vmm/dev/serial16550.h"
 #include "vmm/vcpu.h"
@@ -217,6 +218,88 @@ START_TEST(test_multiboot_devices)
 	kind_at(vm, BUS_PIO, 0xcfc, 4, &val);
 	ck_assert_uint_eq(val, 0xffffffff);	/* PCI config: no device here */
 	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, MVM_PORT_NULL, 1));
+	free_vm(vm);
+}
+END_TEST
+
+/* The exit port's status: as is, or QEMU's (code << 1) | 1; too big is a failure, said. */
+START_TEST(test_exit_status)
+{
+	bool fits;
+
+	ck_assert_int_eq(exit_dev_status(0, false, &fits), 0);
+	ck_assert(fits);
+	ck_assert_int_eq(exit_dev_status(255, false, &fits), 255);
+	ck_assert(fits);
+	ck_assert_int_eq(exit_dev_status(256, false, &fits), 1);
+	ck_assert(!fits);
+	ck_assert_int_eq(exit_dev_status(0, true, &fits), 1);	/* kvm-unit-tests: passed */
+	ck_assert_int_eq(exit_dev_status(1, true, &fits), 3);	/* failed */
+	ck_assert_int_eq(exit_dev_status(38, true, &fits), 77);	/* skipped */
+	ck_assert_int_eq(exit_dev_status(127, true, &fits), 255);
+	ck_assert(fits);
+	ck_assert_int_eq(exit_dev_status(128, true, &fits), 3);
+	ck_assert(!fits);
+}
+END_TEST
+
+/* The scratch register: any width at 0xe0, byte by byte at 0xe8, one register behind both. */
+START_TEST(test_pc_testdev_scratch)
+{
+	struct pc_testdev d = { 0 };
+	uint8_t b[4] = { 0x11, 0x22, 0x33, 0x44 }, r[4];
+
+	pc_testdev_ports(&d, 0, true, b, 4);
+	ck_assert_uint_eq(d.scratch, 0x44332211);
+	pc_testdev_ports(&d, 9, false, r, 2);	/* 0xe9-0xea: bytes 1 and 2 */
+	ck_assert_uint_eq(r[0], 0x22);
+	ck_assert_uint_eq(r[1], 0x33);
+	b[0] = 0x99;
+	pc_testdev_ports(&d, 3, true, b, 1);	/* 0xe3: the top byte only */
+	ck_assert_uint_eq(d.scratch, 0x99332211);
+	/* A read that spills into the flush window reads ones there, stores nothing. */
+	pc_testdev_ports(&d, 3, false, r, 2);
+	ck_assert_uint_eq(r[0], 0x99);
+	ck_assert_uint_eq(r[1], 0xff);
+	pc_testdev_ports(&d, 4, true, b, 4);
+	ck_assert_uint_eq(d.scratch, 0x99332211);
+	ck_assert_uint_eq(pc_testdev_flush_page(0x12345fff), 0x12345000);
+}
+END_TEST
+
+/* Through the bus, as a guest sees it: scratch, MMIO buffer, flush of RAM and of no RAM. */
+START_TEST(test_pc_testdev_device)
+{
+	struct vcpu v[2];
+	struct vm *vm = fake_vm(v);
+	uint32_t val = 0x9999, flush = 0x1000;
+	uint64_t q = 0x1122334455667788ull, back = 0;
+	char err[128] = "";
+
+	vm->fd = -1;	/* the IRQ lines' KVM_IRQ_LINE fails harmlessly */
+	ck_assert_int_eq(pc_testdev_dev_create(vm, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(bus_dispatch(&vm->bus, &v[0], BUS_PIO, 0xe0, true, &val, 2));
+	val = 0;
+	ck_assert_uint_eq(kind_at(vm, BUS_PIO, 0xe8, 1, &val), STATS_PIO_OTHER);
+	ck_assert_uint_eq(val & 0xff, 0x99);
+	ck_assert_ptr_nonnull(bus_dispatch(&vm->bus, &v[0], BUS_MMIO, TESTDEV_IOMEM_GPA + 0xfff8,
+					   true, &q, 8));
+	ck_assert_uint_eq(kind_at(vm, BUS_MMIO, TESTDEV_IOMEM_GPA + 0xfff8, 8, &back),
+			  STATS_MMIO_OTHER);
+	ck_assert_uint_eq(back, q);
+	/* A flushed page keeps what it held. */
+	*(uint32_t *)mem_gpa_to_host(&vm->mem, 0x1000, 4) = 0xfeedf00d;
+	ck_assert_ptr_nonnull(bus_dispatch(&vm->bus, &v[0], BUS_PIO, 0xe4, true, &flush, 4));
+	ck_assert_uint_eq(*(uint32_t *)mem_gpa_to_host(&vm->mem, 0x1000, 4), 0xfeedf00d);
+	flush = 0xf0000000;
+	bus_dispatch(&vm->bus, &v[0], BUS_PIO, 0xe4, true, &flush, 4);
+	ck_assert_uint_eq(ratelimit_seen(&vm->guest_msgs, GMSG_TESTDEV_FLUSH), 1);
+	/* The IRQ lines: 24 write-only ports, read as ones; the 25th is not the device's. */
+	val = 0;
+	ck_assert_uint_eq(kind_at(vm, BUS_PIO, TESTDEV_IRQ_PORT + 23, 1, &val), STATS_PIO_OTHER);
+	ck_assert_uint_eq(val & 0xff, 0xff);
+	ck_assert_ptr_null(bus_find(&vm->bus, BUS_PIO, TESTDEV_IRQ_PORT + 24, 1));
+	ck_assert(bus_any_flag(&vm->bus, BUS_F_RAISES_IRQ));
 	free_vm(vm);
 }
 END_TEST
@@ -473,6 +556,9 @@ static Suite *devices_suite(void)
 	tc = tcase_create("tables");
 	tcase_add_test(tc, test_payload_devices);
 	tcase_add_test(tc, test_multiboot_devices);
+	tcase_add_test(tc, test_exit_status);
+	tcase_add_test(tc, test_pc_testdev_scratch);
+	tcase_add_test(tc, test_pc_testdev_device);
 	tcase_add_test(tc, test_linux_devices_row);
 	tcase_add_test(tc, test_cmos_rtc);
 	tcase_add_test(tc, test_cmos_rtc_calendar);

@@ -329,7 +329,7 @@ START_TEST(test_info_layout)
 	ck_assert_uint_eq(offsetof(struct mb_info, mmap_addr), 48);
 	ck_assert_uint_eq(offsetof(struct mb_info, boot_loader_name), 64);
 	ck_assert_uint_eq(sizeof(struct mb_mmap_entry), 24);
-	ck_assert_int_eq(multiboot_write_info(&mem, "vmexit.flat cpuid ipi", err, sizeof(err)), 0);
+	ck_assert_int_eq(multiboot_write_info(&mem, "vmexit.flat cpuid ipi", 0x400000, NULL, err, sizeof(err)), 0);
 	ck_assert_uint_eq(mbi->flags, MB_IF_MEM | MB_IF_CMDLINE | MB_IF_MMAP | MB_IF_LOADER_NAME);
 	ck_assert_uint_eq(mbi->mem_lower, 639);
 	ck_assert_uint_eq(mbi->mem_upper, (RAM >> 10) - 1024);
@@ -357,12 +357,56 @@ START_TEST(test_info_errors)
 
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	ck_assert_int_eq(multiboot_write_info(&mem, big, err, sizeof(err)), -1);
+	ck_assert_int_eq(multiboot_write_info(&mem, big, 0x400000, NULL, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "kernel command line of 7169 bytes exceeds 7168"));
 	ck_assert_int_eq(mem_init(&small, 1 << 20, err, sizeof(err)), 0);
-	ck_assert_int_eq(multiboot_write_info(&small, "", err, sizeof(err)), -1);
+	ck_assert_int_eq(multiboot_write_info(&small, "", 0x100000, NULL, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "leaves nothing above 1 MiB"));
 	mem_free(&small);
+}
+END_TEST
+
+/* --initrd: one module, page-aligned after the kernel, named after the command line. */
+START_TEST(test_info_module)
+{
+	static const char env[] = "QEMU_ACCEL=kvm\nERRATA_FORCE=y\n";
+	const struct mb_module_file mod = { .data = env, .len = sizeof(env) - 1, .name = "/tmp/env" };
+	const struct mb_info *mbi = mem_gpa_to_host(&mem, MB_INFO_GPA, sizeof(*mbi));
+	const struct mb_module *e;
+
+	ck_assert_uint_eq(sizeof(struct mb_module), 16);
+	ck_assert_int_eq(multiboot_write_info(&mem, "k.flat x", 0x234567, &mod, err, sizeof(err)), 0);
+	ck_assert_uint_eq(mbi->flags & MB_IF_MODS, MB_IF_MODS);
+	ck_assert_uint_eq(mbi->mods_count, 1);
+	e = mem_gpa_to_host(&mem, mbi->mods_addr, sizeof(*e));
+	ck_assert_uint_eq(e->start, 0x235000);
+	ck_assert_uint_eq(e->end, 0x235000 + sizeof(env) - 1);
+	ck_assert_mem_eq(mem_gpa_to_host(&mem, e->start, sizeof(env) - 1), env, sizeof(env) - 1);
+	ck_assert_uint_eq(e->string, MB_CMDLINE_GPA + sizeof("k.flat x"));
+	ck_assert_str_eq((const char *)mem_gpa_to_host(&mem, e->string, 9), "/tmp/env");
+	ck_assert_str_eq((const char *)mem_gpa_to_host(&mem, mbi->cmdline, 9), "k.flat x");
+}
+END_TEST
+
+/* A module past RAM's end, or a name that overflows the command-line area: refused, named. */
+START_TEST(test_info_module_errors)
+{
+	static char name[MB_CMDLINE_MAX];
+	const struct mb_module_file big = { .data = name, .len = RAM, .name = "big.env" };
+	struct mb_module_file empty = { .data = "", .len = 0, .name = "empty.env" };
+	const struct mb_info *mbi = mem_gpa_to_host(&mem, MB_INFO_GPA, sizeof(*mbi));
+
+	ck_assert_int_eq(multiboot_write_info(&mem, "k", 0x400000, &big, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "module big.env of"));
+	ck_assert_ptr_nonnull(strstr(err, "does not fit"));
+	memset(name, 'n', sizeof(name) - 1);
+	empty.name = name;
+	ck_assert_int_eq(multiboot_write_info(&mem, "k", 0x400000, &empty, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "kernel command line and module name"));
+	/* An empty module is a module: kvm-unit-tests then reads an empty environment. */
+	empty.name = "empty.env";
+	ck_assert_int_eq(multiboot_write_info(&mem, "k", 0x400000, &empty, err, sizeof(err)), 0);
+	ck_assert_uint_eq(mbi->mods_count, 1);
 }
 END_TEST
 
@@ -395,6 +439,8 @@ static Suite *multiboot_suite(void)
 	tcase_add_checked_fixture(ti, setup, teardown);
 	tcase_add_test(ti, test_info_layout);
 	tcase_add_test(ti, test_info_errors);
+	tcase_add_test(ti, test_info_module);
+	tcase_add_test(ti, test_info_module_errors);
 	suite_add_tcase(s, ti);
 	return s;
 }

@@ -213,6 +213,21 @@ START_TEST(test_payload_missing)
 }
 END_TEST
 
+/* What minivmm-qemu passes: QEMU's exit convention, the test device, CPUID features. */
+START_TEST(test_qemu_front_options)
+{
+	ck_assert_int_eq(parse("k.flat", NULL), OPTIONS_OK);
+	ck_assert(!cfg.qemu_exit && !cfg.pc_testdev && !cfg.cpu_features_lax);
+	ck_assert_uint_eq(cfg.cpu_features.nr, 0);
+	ck_assert_int_eq(parse("--qemu-exit", "--pc-testdev", "--cpu-features", "+x2apic,-pcid",
+			       "--cpu-features-lax", "k.flat", NULL), OPTIONS_OK);
+	ck_assert(cfg.qemu_exit && cfg.pc_testdev && cfg.cpu_features_lax);
+	ck_assert_uint_eq(cfg.cpu_features.nr, 2);
+	ck_assert_int_eq(parse("--cpu-features", "+warp-drive", "k.flat", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "unknown feature 'warp-drive'"));
+}
+END_TEST
+
 START_TEST(test_unknown_and_stray)
 {
 	ck_assert_int_eq(parse("--frobnicate", "g.elf", NULL), OPTIONS_ERROR);
@@ -489,6 +504,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_default_payload_args);
 	tcase_add_test(tc, test_payload_find);
 	tcase_add_test(tc, test_payload_missing);
+	tcase_add_test(tc, test_qemu_front_options);
 	tcase_add_test(tc, test_unknown_and_stray);
 	tcase_add_test(tc, test_bad_timeout_iters_path);
 	tcase_add_test(tc, test_cmdline_too_long);

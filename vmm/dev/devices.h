@@ -11,7 +11,9 @@
 #ifndef VMM_DEV_DEVICES_H
 #define VMM_DEV_DEVICES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vmm/bus.h"
 #include "vmm/image.h"
@@ -26,6 +28,10 @@ int devices_create(struct vm *vm, enum image_kind kind, char *err, size_t errlen
 
 int console_dev_create(struct vm *vm, char *err, size_t errlen);
 int exit_dev_create(struct vm *vm, char *err, size_t errlen);
+/* The exit port's status for `code`: as is, or (code << 1) | 1 with `qemu`; *fits false if too big. */
+int exit_dev_status(uint32_t code, bool qemu, bool *fits);
+/* --pc-testdev, Multiboot kernels only (vmm/dev/pc_testdev.h). */
+int pc_testdev_dev_create(struct vm *vm, char *err, size_t errlen);
 int results_dev_create(struct vm *vm, char *err, size_t errlen);
 int null_dev_create(struct vm *vm, char *err, size_t errlen);
 int ctrl_dev_create(struct vm *vm, char *err, size_t errlen);
