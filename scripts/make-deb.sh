@@ -90,8 +90,9 @@ Description: small user-space KVM hypervisor that measures VM-exit costs
  that measures what VM exits, IPIs and remote TLB flushes cost, per exit
  kind, CPL, send path and hypercall encoding, and checks its user-space
  Hyper-V enlightenment layer. It also boots kvm-unit-tests' Multiboot
- kernels. minivmm-compare compares runs (old against new) with the noise
- taken into account.
+ kernels, and minivmm-qemu lets kvm-unit-tests' own runner drive it in
+ QEMU's place. minivmm-compare compares runs (old against new) with the
+ noise taken into account.
 CONTROL
 find "$root" -type d -exec chmod 755 {} +
 mkdir -p build

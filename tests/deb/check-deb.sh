@@ -59,6 +59,8 @@ else
 	echo "SKIP: deb: minivmm -- smoke (no usable /dev/kvm)"
 fi
 /usr/bin/minivmm-compare --help >/dev/null 2>&1 && ok "minivmm-compare --help" || bad "minivmm-compare --help"
+/usr/bin/minivmm-qemu -h 2>/dev/null | grep -q '^QEMU emulator version 0.0.0 (minivmm-qemu' &&
+	ok "minivmm-qemu -h" || bad "minivmm-qemu -h"
 man -w minivmm >/dev/null 2>&1 && ok "man -w minivmm finds the page" || bad "man -w minivmm"
 dpkg -L minivmm | while read -r f; do [ -f "$f" ] && echo "$f"; done >"$t/files"
 if dpkg -r minivmm >"$t/log" 2>&1; then ok "dpkg -r"; else bad "dpkg -r: $(tail -n 5 "$t/log")"; fi

@@ -58,7 +58,7 @@ else
 	bad "--cpu-features: minivmm knows '$known', the page lists '$listed'"
 fi
 
-for p in "$page" "$top/minivmm-compare.1"; do
+for p in "$page" "$top/minivmm-compare.1" "$top/minivmm-qemu.1"; do
 	n=$(basename "$p")
 	if command -v mandoc >/dev/null; then
 		out=$(mandoc -T lint -W all "$p" 2>&1)

@@ -25,6 +25,7 @@ files=(bin/minivmm lib/minivmm/guest.elf share/doc/minivmm/README.md
 [ -f "$top/minivmm.1" ] && files+=(share/man/man1/minivmm.1)
 [ -f "$top/scripts/minivmm-compare" ] && files+=(bin/minivmm-compare share/man/man1/minivmm-compare.1
 	lib/minivmm/minivmm_json.py)
+[ -f "$top/minivmm-qemu.1" ] && files+=(bin/minivmm-qemu share/man/man1/minivmm-qemu.1)
 
 if make -s -C "$t/src" install PREFIX="$prefix" >"$t/log" 2>&1; then
 	ok "make install PREFIX=$prefix"
@@ -42,6 +43,8 @@ expect "--help names the installed payload" \
 [ -f "$top/scripts/minivmm-compare" ] && expect "minivmm-compare runs installed" \
 	grep -q '^usage: minivmm-compare' <("$prefix/bin/minivmm-compare" --help)
 expect "--version runs installed" grep -q '^minivmm ' <("$prefix/bin/minivmm" --version)
+[ -f "$top/minivmm-qemu.1" ] && expect "minivmm-qemu runs installed (its -h says QEMU, as kvm-unit-tests looks for)" \
+	grep -q '^QEMU emulator version 0.0.0 (minivmm-qemu ' <("$prefix/bin/minivmm-qemu" -h)
 
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	(cd "$t" && "$prefix/bin/minivmm" -- smoke >"$t/out" 2>"$t/err")

@@ -80,6 +80,63 @@ else
 	fi
 fi
 
+# --qemu-exit: QEMU's isa-debug-exit convention, which kvm-unit-tests' runner reads.
+c="--qemu-exit: a passing guest exits 1, (0 << 1) | 1"
+run "$c" 1 -- --qemu-exit "$ELF" -- smoke && has "$c" out "PASS" && ok "$c"
+c="--qemu-exit: rejected records turn a pass into 3, (1 << 1) | 1"
+run "$c" 3 -- --qemu-exit "$ELF" -- flood 20 &&
+	has "$c" err "20 result record(s) were rejected; exiting 3" && ok "$c"
+
+# kvm-unit-tests' own runner (its standalone scripts) with minivmm-qemu as its QEMU.
+kut_front=$kut_top/minivmm-qemu
+kut_runner_ok() {	# the tools the runner's scripts need, as coreutils has them
+	command -v bash >/dev/null && timeout -k 1s --foreground 5 true 2>/dev/null
+}
+# kut_standalone CASE ENTRY WANT-STATUS LINE: the runner's verdict line for ENTRY.
+kut_standalone() {
+	local c=$1 s=$KUT_DIR/standalone/$2
+	if [ ! -x "$kut_front" ]; then
+		skip "$c" "no $kut_front (make builds it)"
+	elif [ ! -r "$s" ]; then
+		skip "$c" "no $s (the fixtures' README says how to make them)"
+	elif ! kut_runner_ok; then
+		skip "$c" "no bash or coreutils timeout here (kvm-unit-tests' runner needs them)"
+	else
+		vmm_abs=$(readlink -f "$VMM")
+		(cd "$T" && MINIVMM=$vmm_abs QEMU=$kut_front TIMEOUT=60s timeout "$RUN_LIMIT" bash "$s") \
+			>"$T/out" 2>"$T/err" </dev/null
+		got=$?
+		sed -i 's/\x1b\[[0-9;]*m//g' "$T/out"
+		if [ "$got" -ne "$3" ]; then
+			bad "$c" "the runner exited $got, expected $3"
+		elif grep -qE "^$4" "$T/out"; then
+			ok "$c"
+		else
+			bad "$c" "no line '$4' from the runner"
+		fi
+	fi
+}
+kut_standalone "kvm-unit-tests' runner via minivmm-qemu: smptest passes" smptest 0 "PASS smptest \(1 tests\)"
+kut_standalone "kvm-unit-tests' runner via minivmm-qemu: vmexit_cpuid passes" vmexit_cpuid 0 "PASS vmexit_cpuid"
+# A QEMU machine minivmm is not: refused by name, which the runner's probe turns into a SKIP.
+kut_standalone "kvm-unit-tests' runner via minivmm-qemu: intel_iommu is a SKIP that names -machine q35" \
+	intel_iommu 77 "SKIP intel_iommu \(minivmm-qemu: -machine 'q35'"
+c="minivmm-qemu: a kernel that does not open is QEMU's 'could not load kernel' (the runner's probe)"
+if [ -x "$kut_front" ]; then
+	MINIVMM=$VMM "$kut_front" -nodefaults -machine accel=kvm -kernel _NO_FILE_4Uhere_ -smp 2 \
+		>"$T/out" 2>"$T/err" </dev/null
+	got=$?
+	if [ "$got" -ne 2 ]; then bad "$c" "exit status $got, expected 2"
+	elif has "$c" err "minivmm-qemu: could not load kernel '_NO_FILE_4Uhere_'"; then ok "$c"; fi
+else
+	skip "$c" "no $kut_front"
+fi
+
+c="--pc-testdev and --initrd are refused for minivmm's own payload, by name"
+run "$c" 2 -- --pc-testdev "$ELF" && has "$c" err "--pc-testdev: $ELF is not a Multiboot kernel" &&
+	run "$c" 2 -- --initrd /dev/null "$ELF" &&
+	has "$c" err "is minivmm's payload, which takes no initrd" && ok "$c"
+
 c="an ELF32 file without a Multiboot header is refused by name"
 printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$T/elf32"
 head -c 200 /dev/zero >>"$T/elf32"
