@@ -23,10 +23,15 @@ static unsigned int modrm_reg(unsigned char modrm)
 }
 
 /* Two-byte opcodes (0f xx): the few KVM's emulator is known to refuse. */
-static const char *name_0f(const unsigned char *p, size_t n, bool rex_w)
+static const char *name_0f(const unsigned char *p, size_t n, bool rex_w, bool opsize)
 {
 	if (n < 2)
 		return NULL;
+	/* 0f ae /6 and /7 on memory: clwb and clflushopt with 66, clflush without. */
+	if (p[0] == 0xae && (p[1] >> 6) != 3 && modrm_reg(p[1]) == 6 && opsize)
+		return "clwb";
+	if (p[0] == 0xae && (p[1] >> 6) != 3 && modrm_reg(p[1]) == 7)
+		return opsize ? "clflushopt" : "clflush";
 	if (p[0] == 0xc7 && modrm_reg(p[1]) == 1 && (p[1] >> 6) != 3)
 		return rex_w ? "cmpxchg16b" : "cmpxchg8b";
 	if (p[0] == 0xae && (p[1] >> 6) != 3 && modrm_reg(p[1]) == 4)
@@ -43,10 +48,10 @@ static const char *name_0f(const unsigned char *p, size_t n, bool rex_w)
 const char *emufail_insn_name(const unsigned char *insn, size_t n)
 {
 	size_t i = 0;
-	bool rex_w = false;
+	bool rex_w = false, opsize = false;
 
-	while (i < n && is_legacy_prefix(insn[i]))
-		i++;
+	for (; i < n && is_legacy_prefix(insn[i]); i++)
+		opsize |= insn[i] == 0x66;
 	if (i < n && (insn[i] & 0xf0) == 0x40) {
 		rex_w = insn[i] & 0x08;
 		i++;
@@ -58,7 +63,7 @@ const char *emufail_insn_name(const unsigned char *insn, size_t n)
 	if (insn[i] == 0xcd)
 		return "int N";
 	if (insn[i] == 0x0f)
-		return name_0f(insn + i + 1, n - i - 1, rex_w);
+		return name_0f(insn + i + 1, n - i - 1, rex_w, opsize);
 	return NULL;
 }
 

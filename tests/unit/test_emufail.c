@@ -116,6 +116,21 @@ START_TEST(test_describe_small_buffer)
 }
 END_TEST
 
+/* kvm-unit-tests' memory.flat on kvm_pvm stops at clwb (66 0f ae 33). */
+START_TEST(test_cache_line_writebacks)
+{
+	static const unsigned char clwb[] = { 0x66, 0x0f, 0xae, 0x33 };
+	static const unsigned char clflushopt[] = { 0x66, 0x0f, 0xae, 0x3b };
+	static const unsigned char clflush[] = { 0x0f, 0xae, 0x3b };
+	static const unsigned char sfence[] = { 0x0f, 0xae, 0xf8 };	/* register form: a fence */
+
+	ck_assert_str_eq(emufail_insn_name(clwb, sizeof(clwb)), "clwb");
+	ck_assert_str_eq(emufail_insn_name(clflushopt, sizeof(clflushopt)), "clflushopt");
+	ck_assert_str_eq(emufail_insn_name(clflush, sizeof(clflush)), "clflush");
+	ck_assert_ptr_null(emufail_insn_name(sfence, sizeof(sfence)));
+}
+END_TEST
+
 static Suite *emufail_suite(void)
 {
 	Suite *s = suite_create("emufail");
@@ -129,6 +144,7 @@ static Suite *emufail_suite(void)
 	tcase_add_test(tc, test_describe_bytes_name_and_pvm_reason);
 	tcase_add_test(tc, test_describe_without_bytes_or_oversized);
 	tcase_add_test(tc, test_describe_small_buffer);
+	tcase_add_test(tc, test_cache_line_writebacks);
 	suite_add_tcase(s, tc);
 	return s;
 }
