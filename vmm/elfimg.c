@@ -23,9 +23,16 @@ static const struct elf_load_rules payload_rules = {
 int elfimg_load_segments(const struct elf_view *v, struct guest_mem *mem, struct load_info *info,
 			 char *err, size_t errlen)
 {
+	return elfimg_load_segments_by(v, mem, &payload_rules, info, err, errlen);
+}
+
+int elfimg_load_segments_by(const struct elf_view *v, struct guest_mem *mem,
+			    const struct elf_load_rules *rules, struct load_info *info,
+			    char *err, size_t errlen)
+{
 	struct elf_loads loads;
 
-	if (elfview_check_loads(v, mem, &payload_rules, v->entry, &loads, err, errlen))
+	if (elfview_check_loads(v, mem, rules, v->entry, &loads, err, errlen))
 		return -1;
 	if (!loads.segments)
 		return errmsg(err, errlen, "no PT_LOAD segment: nothing to load");
@@ -34,6 +41,7 @@ int elfimg_load_segments(const struct elf_view *v, struct guest_mem *mem, struct
 			      (unsigned long long)v->entry);
 	elfview_copy_loads(v, mem);
 	info->segments = loads.segments;
+	info->image_start = loads.start;
 	info->image_end = loads.end;
 	info->entry.rip = v->entry;
 	return 0;

@@ -20,5 +20,9 @@
  */
 int elfimg_load_segments(const struct elf_view *v, struct guest_mem *mem, struct load_info *info,
 			 char *err, size_t errlen);
+/* The same under a format's own rules (Multiboot: also conventional memory). */
+int elfimg_load_segments_by(const struct elf_view *v, struct guest_mem *mem,
+			    const struct elf_load_rules *rules, struct load_info *info,
+			    char *err, size_t errlen);
 
 #endif

@@ -112,7 +112,12 @@ static int check_segment(const struct elf_view *v, const struct elf_phdr *ph, un
 	if (pa + msz < pa)
 		return errmsg(err, errlen, "%s %u: address 0x%llx + size 0x%llx overflows",
 			      r->seg, i, pa, msz);
-	if (pa < r->min_gpa)
+	if (pa < r->min_gpa && r->low_end && (pa < r->low_start || msz > r->low_end - pa))
+		return errmsg(err, errlen, "%s %u [0x%llx, 0x%llx) lies below 0x%llx and outside [0x%llx, 0x%llx), %s",
+			      r->seg, i, pa, pa + msz, (unsigned long long)r->min_gpa,
+			      (unsigned long long)r->low_start, (unsigned long long)r->low_end,
+			      r->below_why);
+	if (pa < r->min_gpa && !r->low_end)
 		return errmsg(err, errlen, "%s %u at 0x%llx lies below 0x%llx, %s", r->seg, i, pa,
 			      (unsigned long long)r->min_gpa, r->below_why);
 	if (msz && !mem_gpa_to_host(mem, pa, msz))

@@ -67,6 +67,8 @@ struct elf_load_rules {
 	const char *seg;		/* "segment", "vmlinux segment": starts each error */
 	uint64_t min_gpa;		/* nothing is loaded below this */
 	const char *below_why;		/* "minivmm's reserved area": why, in that error */
+	/* A window below min_gpa a segment may lie in wholly (low_end 0: none). */
+	uint64_t low_start, low_end;
 	bool skip_empty;		/* segments with no memory size are not checked */
 	bool entry_in_file;		/* the entry lies in file bytes, not just memory */
 };

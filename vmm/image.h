@@ -39,6 +39,7 @@ struct image_entry {
 struct load_info {
 	enum image_kind kind;
 	struct image_entry entry;
+	uint64_t image_start;	/* lowest byte loaded */
 	uint64_t image_end;	/* highest byte loaded + 1 */
 	unsigned int segments;
 	/* Linux kernels: the longest command line the image accepts, and the banner's facts. */

@@ -54,6 +54,21 @@ bool multiboot_probe(const void *image, size_t len)
 	return len > EI_CLASS && !memcmp(b, ELFMAG, SELFMAG) && b[EI_CLASS] == ELFCLASS32;
 }
 
+static const struct elf_load_rules multiboot_rules = {
+	.seg = "segment", .min_gpa = MB_HIGH_START, .low_start = MB_LOW_LOAD_START,
+	.low_end = MB_LOW_RAM_END, .below_why = "minivmm's reserved area",
+};
+
+static uint64_t page_up(uint64_t a)
+{
+	return (a + 4095) & ~4095ull;
+}
+
+uint64_t multiboot_info_gpa(uint64_t image_start, uint64_t image_end)
+{
+	return image_start < MB_HIGH_START ? page_up(image_end) : MB_INFO_GPA;
+}
+
 static const struct elf_expect elf32_i386 = {
 	.prefix = "", .name = "ELF32", .machine = EM_386, .phentsize = sizeof(Elf32_Phdr),
 	.endian_why = "a Multiboot kernel is little-endian",
@@ -73,11 +88,11 @@ int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 		return -1;
 	if (!elfview_open(image, len, "ELF32", &v, err, errlen) &&
 	    !elfview_check_ehdr(&v, &elf32_i386, err, errlen))
-		ret = elfimg_load_segments(&v, mem, info, err, errlen);
+		ret = elfimg_load_segments_by(&v, mem, &multiboot_rules, info, err, errlen);
 	/* The boot vCPU only, EAX = boot magic, EBX = the information block. */
 	info->entry = (struct image_entry){
 		.mode = IMAGE_ENTRY_FLAT32, .what = "32-bit Multiboot state", .rip = info->entry.rip,
-		.rax = MB_BOOT_MAGIC, .rbx = MB_INFO_GPA,
+		.rax = MB_BOOT_MAGIC, .rbx = multiboot_info_gpa(info->image_start, info->image_end),
 	};
 	return ret;
 }
@@ -94,14 +109,15 @@ static void add_region(struct mb_mmap_entry *map, unsigned int *n, uint64_t addr
  * The module goes page-aligned after the kernel, as QEMU puts it, its name
  * right after the command line; 0, or -1 with what does not fit.
  */
-static int write_module(struct guest_mem *mem, uint64_t kernel_end, uint64_t name_gpa,
-			const struct mb_module_file *mod, char *err, size_t errlen)
+static int write_module(struct guest_mem *mem, uint64_t base, uint64_t kernel_end,
+			uint64_t name_gpa, const struct mb_module_file *mod, char *err, size_t errlen)
 {
-	uint64_t start = (kernel_end + 4095) & ~4095ull;
+	uint64_t end = base + MB_BLOCK_LEN > kernel_end ? base + MB_BLOCK_LEN : kernel_end;
+	uint64_t start = page_up(end);
 	size_t nlen = strlen(mod->name) + 1;
 	struct mb_module e;
 
-	if (name_gpa + nlen > MB_CMDLINE_GPA + MB_CMDLINE_MAX)
+	if (name_gpa + nlen > base + MB_BLOCK_LEN)
 		return errmsg(err, errlen, "kernel command line and module name %s exceed %u bytes",
 			      mod->name, MB_CMDLINE_MAX);
 	if (start > mem->size || mod->len > mem->size - start)
@@ -112,13 +128,14 @@ static int write_module(struct guest_mem *mem, uint64_t kernel_end, uint64_t nam
 				.string = (uint32_t)name_gpa };
 	if ((mod->len && mem_write(mem, start, mod->data, mod->len)) ||
 	    mem_write(mem, name_gpa, mod->name, nlen) ||
-	    mem_write(mem, MB_MODS_GPA, &e, sizeof(e)))
+	    mem_write(mem, base + MB_MODS_OFF, &e, sizeof(e)))
 		return errmsg(err, errlen, "guest RAM too small for module %s", mod->name);
 	return 0;
 }
 
-int multiboot_write_info(struct guest_mem *mem, const char *cmdline, uint64_t kernel_end,
-			 const struct mb_module_file *mod, char *err, size_t errlen)
+int multiboot_write_info(struct guest_mem *mem, uint64_t base, const char *cmdline,
+			 uint64_t kernel_end, const struct mb_module_file *mod,
+			 char *err, size_t errlen)
 {
 	static const char name[] = "minivmm";
 	struct mb_mmap_entry map[3];
@@ -140,21 +157,21 @@ int multiboot_write_info(struct guest_mem *mem, const char *cmdline, uint64_t ke
 	mbi.mem_lower = MB_LOW_RAM_END >> 10;
 	/* Contiguous RAM from 1 MiB; fits 32 bits as RAM ends below MVM_RAM_MAX. */
 	mbi.mem_upper = (uint32_t)((mem->size - MB_HIGH_START) >> 10);
-	mbi.cmdline = MB_CMDLINE_GPA;
-	mbi.mmap_addr = MB_MMAP_GPA;
+	mbi.cmdline = (uint32_t)(base + MB_CMDLINE_OFF);
+	mbi.mmap_addr = (uint32_t)(base + MB_MMAP_OFF);
 	mbi.mmap_length = n * sizeof(map[0]);
-	mbi.boot_loader_name = MB_NAME_GPA;
+	mbi.boot_loader_name = (uint32_t)(base + MB_NAME_OFF);
 	if (mod && mod->name) {
-		if (write_module(mem, kernel_end, MB_CMDLINE_GPA + clen, mod, err, errlen))
+		if (write_module(mem, base, kernel_end, base + MB_CMDLINE_OFF + clen, mod, err, errlen))
 			return -1;
 		mbi.flags |= MB_IF_MODS;
 		mbi.mods_count = 1;
-		mbi.mods_addr = MB_MODS_GPA;
+		mbi.mods_addr = (uint32_t)(base + MB_MODS_OFF);
 	}
-	if (mem_write(mem, MB_INFO_GPA, &mbi, sizeof(mbi)) ||
-	    mem_write(mem, MB_MMAP_GPA, map, n * sizeof(map[0])) ||
-	    mem_write(mem, MB_NAME_GPA, name, sizeof(name)) ||
-	    mem_write(mem, MB_CMDLINE_GPA, cmdline, clen))
+	if (mem_write(mem, base, &mbi, sizeof(mbi)) ||
+	    mem_write(mem, base + MB_MMAP_OFF, map, n * sizeof(map[0])) ||
+	    mem_write(mem, base + MB_NAME_OFF, name, sizeof(name)) ||
+	    mem_write(mem, base + MB_CMDLINE_OFF, cmdline, clen))
 		return errmsg(err, errlen, "guest RAM too small for the Multiboot information");
 	return 0;
 }

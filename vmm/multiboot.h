@@ -38,14 +38,21 @@
 /*
  * Where the block and what it points to go: low memory, below the EBDA and
  * the ACPI area, above page 0 (where kvm-unit-tests copies its AP
- * trampoline) and below 1 MiB (no kernel segment may load there).
+ * trampoline). A kernel with segments below 1 MiB (kvm-unit-tests'
+ * realmode.flat, at 0x8000) gets the block page-aligned after its end
+ * instead, where QEMU puts it; the offsets inside are the same.
  */
-#define MB_INFO_GPA		0x9000ull
-#define MB_MMAP_GPA		0x9100ull
-#define MB_MODS_GPA		0x9200ull	/* the one module entry (--initrd) */
-#define MB_NAME_GPA		0x9300ull
-#define MB_CMDLINE_GPA		0x9400ull
-#define MB_CMDLINE_MAX		0x1c00u		/* up to 0xb000 */
+#define MB_INFO_GPA		0x9000ull	/* the default base */
+#define MB_MMAP_OFF		0x100u
+#define MB_MODS_OFF		0x200u		/* the one module entry (--initrd) */
+#define MB_NAME_OFF		0x300u
+#define MB_CMDLINE_OFF		0x400u
+#define MB_CMDLINE_MAX		0x1c00u
+#define MB_BLOCK_LEN		(MB_CMDLINE_OFF + MB_CMDLINE_MAX)	/* 8 KiB */
+#define MB_MMAP_GPA		(MB_INFO_GPA + MB_MMAP_OFF)
+#define MB_CMDLINE_GPA		(MB_INFO_GPA + MB_CMDLINE_OFF)
+/* Segments below 1 MiB may lie here: conventional memory above page 0. */
+#define MB_LOW_LOAD_START	0x1000ull
 #define MB_LOW_RAM_END		0x9fc00ull	/* conventional memory: 639 KiB */
 #define MB_BIOS_START		0xe0000ull	/* ACPI tables live in here */
 #define MB_HIGH_START		0x100000ull
@@ -98,15 +105,23 @@ struct mb_module_file {
 long multiboot_find_header(const void *image, size_t len, char *err, size_t errlen);
 /* An ELF32 file: a Multiboot kernel, or nothing minivmm boots (the load says which). */
 bool multiboot_probe(const void *image, size_t len);
-/* Check an ELF32 Multiboot kernel and load its segments (at or above 1 MiB). */
+/*
+ * Check an ELF32 Multiboot kernel and load its segments (at or above 1 MiB,
+ * or wholly in conventional memory); EBX = the block's base
+ * (multiboot_info_gpa()).
+ */
 int multiboot_load_image(const void *image, size_t len, struct guest_mem *mem,
 			 struct load_info *info, char *err, size_t errlen);
+/* Where the block goes for a kernel loaded at [start, end): MB_INFO_GPA unless that is taken. */
+uint64_t multiboot_info_gpa(uint64_t image_start, uint64_t image_end);
 /*
- * Write the information block, memory map, loader name and command line,
- * and the module if `mod` has one: page-aligned from `kernel_end` (the
- * kernel's highest loaded byte + 1), its name after the command line.
+ * Write the information block at `base`, memory map, loader name and
+ * command line, and the module if `mod` has one: page-aligned past both
+ * `kernel_end` (the kernel's highest loaded byte + 1) and the block, its
+ * name after the command line.
  */
-int multiboot_write_info(struct guest_mem *mem, const char *cmdline, uint64_t kernel_end,
-			 const struct mb_module_file *mod, char *err, size_t errlen);
+int multiboot_write_info(struct guest_mem *mem, uint64_t base, const char *cmdline,
+			 uint64_t kernel_end, const struct mb_module_file *mod,
+			 char *err, size_t errlen);
 
 #endif

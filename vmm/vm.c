@@ -346,7 +346,8 @@ static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
 		if (!data)
 			return -1;
 	}
-	n = multiboot_write_info(&vm->mem, cmdline, vm->image.image_end, &mod, err, errlen);
+	n = multiboot_write_info(&vm->mem, vm->image.entry.rbx, cmdline, vm->image.image_end, &mod,
+				 err, errlen);
 	free(data);
 	if (n)
 		return -1;

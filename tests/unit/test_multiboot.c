@@ -275,15 +275,50 @@ START_TEST(test_program_headers_past_eof)
 }
 END_TEST
 
+/* Below 1 MiB only wholly in conventional memory above page 0; nothing is written otherwise. */
 START_TEST(test_segment_below_1m)
 {
 	struct image im;
 
 	build(&im);
-	im.ph[0].p_paddr = 0x9000;	/* would overwrite the information block */
-	im.eh->e_entry = 0x9000;
-	expect_error(&im, "segment 0 at 0x9000 lies below 0x100000, minivmm's reserved area");
+	im.ph[0].p_paddr = 0x0;	/* page 0: kvm-unit-tests' AP trampoline, the real-mode IVT */
+	im.eh->e_entry = 0x4;
+	expect_error(&im, "segment 0 [0x0, 0x10) lies below 0x100000 and outside [0x1000, 0x9fc00), minivmm's reserved area");
 	expect_low_memory_untouched();
+	im.ph[0].p_paddr = 0x9fc00 - 8;	/* runs into the EBDA */
+	im.eh->e_entry = 0x9fc00 - 4;
+	expect_error(&im, "segment 0 [0x9fbf8, 0x9fc08) lies below 0x100000 and outside");
+	expect_low_memory_untouched();
+}
+END_TEST
+
+/*
+ * kvm-unit-tests' realmode.flat loads at 0x8000, over the default block at
+ * 0x9000: the block moves page-aligned past the kernel, as QEMU puts it,
+ * and EBX says where.
+ */
+START_TEST(test_low_kernel_moves_the_block)
+{
+	struct image im;
+	const struct mb_info *mbi;
+
+	build(&im);
+	im.ph[0].p_paddr = 0x8000;
+	im.ph[1].p_paddr = 0x9000;
+	im.eh->e_entry = 0x8004;
+	ck_assert_int_eq(load(&im), 0);
+	ck_assert_uint_eq(info.image_start, 0x8000);
+	ck_assert_uint_eq(info.image_end, 0xb000);
+	ck_assert_uint_eq(info.entry.rbx, 0xb000);
+	ck_assert_uint_eq(multiboot_info_gpa(0x400000, 0x500000), MB_INFO_GPA);
+	ck_assert_int_eq(multiboot_write_info(&mem, info.entry.rbx, "realmode.flat", info.image_end,
+					      NULL, err, sizeof(err)), 0);
+	mbi = mem_gpa_to_host(&mem, 0xb000, sizeof(*mbi));
+	ck_assert_uint_eq(mbi->cmdline, 0xb000 + MB_CMDLINE_OFF);
+	ck_assert_uint_eq(mbi->mmap_addr, 0xb000 + MB_MMAP_OFF);
+	ck_assert_str_eq((const char *)mem_gpa_to_host(&mem, mbi->cmdline, 14), "realmode.flat");
+	/* The kernel's own bytes are still there: the code at 0x8000 is 0x90s. */
+	ck_assert_uint_eq(*(uint8_t *)mem_gpa_to_host(&mem, 0x8000, 1), 0x90);
 }
 END_TEST
 
@@ -329,7 +364,7 @@ START_TEST(test_info_layout)
 	ck_assert_uint_eq(offsetof(struct mb_info, mmap_addr), 48);
 	ck_assert_uint_eq(offsetof(struct mb_info, boot_loader_name), 64);
 	ck_assert_uint_eq(sizeof(struct mb_mmap_entry), 24);
-	ck_assert_int_eq(multiboot_write_info(&mem, "vmexit.flat cpuid ipi", 0x400000, NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(multiboot_write_info(&mem, MB_INFO_GPA, "vmexit.flat cpuid ipi", 0x400000, NULL, err, sizeof(err)), 0);
 	ck_assert_uint_eq(mbi->flags, MB_IF_MEM | MB_IF_CMDLINE | MB_IF_MMAP | MB_IF_LOADER_NAME);
 	ck_assert_uint_eq(mbi->mem_lower, 639);
 	ck_assert_uint_eq(mbi->mem_upper, (RAM >> 10) - 1024);
@@ -357,10 +392,10 @@ START_TEST(test_info_errors)
 
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	ck_assert_int_eq(multiboot_write_info(&mem, big, 0x400000, NULL, err, sizeof(err)), -1);
+	ck_assert_int_eq(multiboot_write_info(&mem, MB_INFO_GPA, big, 0x400000, NULL, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "kernel command line of 7169 bytes exceeds 7168"));
 	ck_assert_int_eq(mem_init(&small, 1 << 20, err, sizeof(err)), 0);
-	ck_assert_int_eq(multiboot_write_info(&small, "", 0x100000, NULL, err, sizeof(err)), -1);
+	ck_assert_int_eq(multiboot_write_info(&small, MB_INFO_GPA, "", 0x100000, NULL, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "leaves nothing above 1 MiB"));
 	mem_free(&small);
 }
@@ -375,7 +410,7 @@ START_TEST(test_info_module)
 	const struct mb_module *e;
 
 	ck_assert_uint_eq(sizeof(struct mb_module), 16);
-	ck_assert_int_eq(multiboot_write_info(&mem, "k.flat x", 0x234567, &mod, err, sizeof(err)), 0);
+	ck_assert_int_eq(multiboot_write_info(&mem, MB_INFO_GPA, "k.flat x", 0x234567, &mod, err, sizeof(err)), 0);
 	ck_assert_uint_eq(mbi->flags & MB_IF_MODS, MB_IF_MODS);
 	ck_assert_uint_eq(mbi->mods_count, 1);
 	e = mem_gpa_to_host(&mem, mbi->mods_addr, sizeof(*e));
@@ -396,16 +431,16 @@ START_TEST(test_info_module_errors)
 	struct mb_module_file empty = { .data = "", .len = 0, .name = "empty.env" };
 	const struct mb_info *mbi = mem_gpa_to_host(&mem, MB_INFO_GPA, sizeof(*mbi));
 
-	ck_assert_int_eq(multiboot_write_info(&mem, "k", 0x400000, &big, err, sizeof(err)), -1);
+	ck_assert_int_eq(multiboot_write_info(&mem, MB_INFO_GPA, "k", 0x400000, &big, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "module big.env of"));
 	ck_assert_ptr_nonnull(strstr(err, "does not fit"));
 	memset(name, 'n', sizeof(name) - 1);
 	empty.name = name;
-	ck_assert_int_eq(multiboot_write_info(&mem, "k", 0x400000, &empty, err, sizeof(err)), -1);
+	ck_assert_int_eq(multiboot_write_info(&mem, MB_INFO_GPA, "k", 0x400000, &empty, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "kernel command line and module name"));
 	/* An empty module is a module: kvm-unit-tests then reads an empty environment. */
 	empty.name = "empty.env";
-	ck_assert_int_eq(multiboot_write_info(&mem, "k", 0x400000, &empty, err, sizeof(err)), 0);
+	ck_assert_int_eq(multiboot_write_info(&mem, MB_INFO_GPA, "k", 0x400000, &empty, err, sizeof(err)), 0);
 	ck_assert_uint_eq(mbi->mods_count, 1);
 }
 END_TEST
@@ -432,6 +467,7 @@ static Suite *multiboot_suite(void)
 	tcase_add_test(tc, test_wrong_machine);
 	tcase_add_test(tc, test_program_headers_past_eof);
 	tcase_add_test(tc, test_segment_below_1m);
+	tcase_add_test(tc, test_low_kernel_moves_the_block);
 	tcase_add_test(tc, test_segment_outside_ram);
 	tcase_add_test(tc, test_segment_bytes_past_eof);
 	tcase_add_test(tc, test_entry_outside);
