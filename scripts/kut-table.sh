@@ -8,6 +8,7 @@
 #   KUT_ONLY      blank-separated entry names (default: every script)
 #   KUT_QEMU      the QEMU to compare with (default qemu-system-x86_64; 'none': skip)
 #   KUT_OUT       the table (default docs/results/kut-<backend>.md)
+#   KUT_LOGS      keep each run's output in this directory
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kut=${KUT_DIR:-$top/../shared/fixtures/kvm-unit-tests}
@@ -15,6 +16,9 @@ timeout=${KUT_TIMEOUT:-60s}
 qemu=${KUT_QEMU:-qemu-system-x86_64}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# KUT_LOGS=DIR keeps every run's output there (ENTRY.minivmm, ENTRY.qemu).
+logs=${KUT_LOGS:-$work}
+mkdir -p "$logs"
 
 die() { echo "kut-table: $*" >&2; exit 2; }
 [ -d "$kut/standalone" ] || die "no standalone scripts in $kut (see its README.md; set KUT_DIR)"
@@ -27,11 +31,14 @@ backend=$("$top/minivmm" --timeout 30 -- smoke 2>/dev/null | sed -n 's/.*kvm bac
 backend=${backend:-unknown}
 out=${KUT_OUT:-$top/docs/results/kut-$backend.md}
 
-# verdict TAG VMM SCRIPT: kvm-unit-tests' own last word on the entry, colours stripped.
+# verdict TAG VMM SCRIPT: kvm-unit-tests' own last word on the entry, colours
+# stripped; it may follow the guest's unfinished line (sieve's "mapped:").
 verdict() {
-	local log=$work/$(basename "$3").$1
+	local n log
+	n=$(basename "$3")
+	log=$logs/$n.$1
 	env QEMU="$2" TIMEOUT="$timeout" timeout 600 "$3" </dev/null >"$log" 2>&1
-	sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^(PASS|FAIL|SKIP) ' | tail -1 |
+	sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -oE "(PASS|FAIL|SKIP) $n( .*)?\$" | tail -1 |
 		sed 's/|/\\|/g' || true
 }
 
