@@ -138,8 +138,10 @@ static int build_dsdt(struct guest_mem *mem, bool linux_pm)
 }
 
 /*
- * With linux_pm: the PM1a blocks, SCI on IRQ 9 and SMI_CMD 0, which says
- * the machine is always in ACPI mode (PM1a_CNT reads SCI_EN = 1).
+ * The PM1a blocks (Multiboot and Linux kernels alike: kvm-unit-tests' s3
+ * sleeps through them), SCI on IRQ 9 and SMI_CMD 0, which says the machine
+ * is always in ACPI mode (PM1a_CNT reads SCI_EN = 1). With linux_pm the
+ * DSDT names \_S5 as well.
  */
 static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port, bool linux_pm)
 {
@@ -147,19 +149,17 @@ static int build_dsdt_fadt(struct guest_mem *mem, uint16_t pm_port, bool linux_p
 		.firmware_ctrl = ACPI_FACS_GPA,
 		.dsdt = ACPI_DSDT_GPA,
 		.sci_int = SCI_IRQ,
+		.pm1a_evt_blk = ACPI_PM1A_EVT_PORT,
+		.pm1a_cnt_blk = ACPI_PM1A_CNT_PORT,
 		.pm_tmr_blk = pm_port,
+		.pm1_evt_len = ACPI_PM1_EVT_LEN,
+		.pm1_cnt_len = ACPI_PM1_CNT_LEN,
 		.pm_tmr_len = 4,
 		.p_lvl2_lat = 101,	/* > 100: no C2 */
 		.p_lvl3_lat = 1001,	/* > 1000: no C3 */
 		.flags = FADT_WBINVD | FADT_PROC_C1,
 	};
 
-	if (linux_pm) {
-		f.pm1a_evt_blk = ACPI_PM1A_EVT_PORT;
-		f.pm1_evt_len = ACPI_PM1_EVT_LEN;
-		f.pm1a_cnt_blk = ACPI_PM1A_CNT_PORT;
-		f.pm1_cnt_len = ACPI_PM1_CNT_LEN;
-	}
 	fill_header(&f.h, "FACP", sizeof(f), 1);
 	return build_dsdt(mem, linux_pm) || put(mem, ACPI_FADT_GPA, &f, sizeof(f));
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ACPI 1.0 tables for Multiboot kernels: RSDP, RSDT, FADT (with the PM
- * timer block), FACS, an empty DSDT and a MADT with one LAPIC per vCPU
- * (a Processor Local x2APIC entry, ACPI 4.0, for APIC IDs of 255 and up).
- * Layouts and offsets from the ACPI specification. Linux guests get more
- * (acpi_build_linux): PM1a event and control blocks (vmm/dev/acpi_pm.c) and
- * a DSDT whose AML names \_S5, so Linux can power off.
+ * timer block and the PM1a event and control blocks, vmm/dev/acpi_pm.c),
+ * FACS, an empty DSDT and a MADT with one LAPIC per vCPU (a Processor
+ * Local x2APIC entry, ACPI 4.0, for APIC IDs of 255 and up). Layouts and
+ * offsets from the ACPI specification. Linux guests get more
+ * (acpi_build_linux): a DSDT whose AML names \_S5, so Linux can power off.
  */
 #ifndef VMM_ACPI_H
 #define VMM_ACPI_H
@@ -75,6 +75,9 @@ struct acpi_fadt {
 #define ACPI_PM1A_CNT_PORT	0x604
 #define ACPI_PM1_CNT_LEN	2
 #define ACPI_SLP_TYP_S5		5	/* what the DSDT's \_S5 package says to write for S5 */
+#define ACPI_SLP_TYP_S3		1	/* QEMU's \_S3 value, which kvm-unit-tests' s3 writes */
+#define ACPI_PM1_EN_RTC		0x0400	/* PM1_EN: the RTC alarm may wake the machine */
+#define ACPI_FACS_WAKING_VECTOR	12	/* FACS offset: firmware_waking_vector (32 bits) */
 
 /* The layout inside the area, each table on its own boundary. */
 #define ACPI_RSDT_GPA		(ACPI_AREA_START + 0x040)

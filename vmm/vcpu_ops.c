@@ -99,6 +99,19 @@ int vcpu_complete_exit(struct vcpu *v)
 	return 0;
 }
 
+int vcpu_resume_real_mode(struct vcpu *v, uint32_t vector)
+{
+	struct kvm_regs *r = &v->run->s.regs.regs;
+
+	if (vcpu_complete_exit(v) || x86_real_mode_sregs(v->fd, vector))
+		return -1;
+	/* The synced segment copy is stale now; the registers go in through the sync. */
+	v->run->kvm_dirty_regs &= ~(uint64_t)KVM_SYNC_X86_SREGS;
+	*r = (struct kvm_regs){ .rip = vector & 0xf, .rflags = 0x2 };
+	v->run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
+	return 0;
+}
+
 int vcpu_inject_exception(struct vcpu *v, unsigned int vector)
 {
 	struct kvm_vcpu_events ev;

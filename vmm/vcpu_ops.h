@@ -62,6 +62,11 @@ int vcpu_complete_exit(struct vcpu *v);
  */
 int vcpu_get_msr(struct vcpu *v, uint32_t index, uint64_t *val);
 int vcpu_set_msr(struct vcpu *v, uint32_t index, uint64_t val);
+/*
+ * From v's own thread, in an exit: finish the exit, then restart v in real
+ * mode at `vector` (an ACPI S3 resume). 0, or -1 with errno.
+ */
+int vcpu_resume_real_mode(struct vcpu *v, uint32_t vector);
 /* Inject exception `vector`, without an error code, before the next entry. 0, or -1 with errno. */
 int vcpu_inject_exception(struct vcpu *v, unsigned int vector);
 /*

@@ -157,6 +157,37 @@ static void flat32_sregs(struct kvm_sregs *sr)
 	sr->efer = 0;
 }
 
+/* A real-mode segment: base = selector << 4, 64 KiB, as after a reset. */
+static void real_seg(struct kvm_segment *s, uint16_t sel, uint8_t type)
+{
+	*s = (struct kvm_segment){ .base = (uint64_t)sel << 4, .limit = 0xffff, .selector = sel,
+				   .type = type, .present = 1, .s = 1 };
+}
+
+int x86_real_mode_sregs(int vcpu_fd, uint32_t vector)
+{
+	struct kvm_sregs sr;
+
+	if (ioctl(vcpu_fd, KVM_GET_SREGS, &sr))
+		return -1;
+	real_seg(&sr.cs, (uint16_t)(vector >> 4), 11);
+	real_seg(&sr.ds, 0, 3);
+	sr.es = sr.fs = sr.gs = sr.ss = sr.ds;
+	memset(&sr.tr, 0, sizeof(sr.tr));
+	sr.tr.limit = 0xffff;
+	sr.tr.type = 11;
+	sr.tr.present = 1;
+	memset(&sr.ldt, 0, sizeof(sr.ldt));
+	sr.ldt.type = 2;
+	sr.ldt.unusable = 1;
+	sr.gdt = (struct kvm_dtable){ .limit = 0xffff };
+	sr.idt = (struct kvm_dtable){ .limit = 0x3ff };	/* the real-mode IVT at 0 */
+	sr.cr0 = X86_CR0_ET;
+	sr.cr2 = sr.cr3 = sr.cr4 = 0;
+	sr.efer = 0;
+	return ioctl(vcpu_fd, KVM_SET_SREGS, &sr);
+}
+
 int x86_init_vcpu(int vcpu_fd, const struct image_entry *e, unsigned int index,
 		  char *err, size_t errlen)
 {

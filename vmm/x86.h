@@ -25,6 +25,13 @@ struct kvm_sregs;
 /* Write the boot GDT, TSS and identity page tables into the reserved area. */
 int x86_setup_memory(struct guest_mem *mem);
 /*
+ * The segment and control registers of real mode at `vector` (CS = vector
+ * >> 4; the caller sets IP = vector & 0xf), paging and protection off,
+ * IDTR at the IVT: how firmware resumes a sleeping machine at the FACS
+ * waking vector. 0, or -1 with errno.
+ */
+int x86_real_mode_sregs(int vcpu_fd, uint32_t vector);
+/*
  * Registers and segments for the loader's entry state: 64-bit on the boot
  * tables, or 32-bit flat with paging off; the registers the format set, RDI
  * = index when every vCPU enters, and then runnable. A vCPU the caller

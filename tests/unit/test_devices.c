@@ -310,7 +310,7 @@ END_TEST
 static uint8_t cmos_get(struct cmos_rtc *c, uint8_t reg)
 {
 	cmos_rtc_write(c, CMOS_INDEX_PORT, (uint8_t)(0x80 | reg));	/* NMI-disable bit ignored */
-	return cmos_rtc_read(c, CMOS_DATA_PORT, CMOS_TEST_TIME);
+	return cmos_rtc_read(c, CMOS_DATA_PORT, CMOS_TEST_TIME, 0);
 }
 
 START_TEST(test_cmos_rtc)
@@ -326,7 +326,13 @@ START_TEST(test_cmos_rtc)
 	ck_assert_uint_eq(cmos_get(&c, CMOS_MONTH), 12);
 	ck_assert_uint_eq(cmos_get(&c, CMOS_YEAR), 26);
 	ck_assert_uint_eq(cmos_get(&c, CMOS_CENTURY), 20);
-	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_A) & 0x80, 0);	/* never update-in-progress */
+	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_A) & 0x80, 0);	/* early in the second: no UIP */
+	/* UIP in the last 244 us of a second only: kvm-unit-tests' s3 waits for 0 -> 1 -> 0. */
+	cmos_rtc_write(&c, CMOS_INDEX_PORT, CMOS_REG_A);
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, CMOS_TEST_TIME, 999755999) & 0x80, 0);
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, CMOS_TEST_TIME, 999756000),
+			  CMOS_A_UIP | CMOS_A_DIVIDER);
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, CMOS_TEST_TIME, 999999999) & 0x80, 0x80);
 	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_B), CMOS_B_24H | CMOS_B_BINARY);
 	ck_assert_uint_eq(cmos_get(&c, CMOS_REG_D), CMOS_D_VRT);
 	/* Linux's SET bit is kept, the mode bits stay; C and D and the clock cannot be written. */
@@ -343,7 +349,7 @@ START_TEST(test_cmos_rtc)
 	cmos_rtc_write(&c, CMOS_INDEX_PORT, 0x40);
 	cmos_rtc_write(&c, CMOS_DATA_PORT, 0x5a);
 	ck_assert_uint_eq(cmos_get(&c, 0x40), 0x5a);
-	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_INDEX_PORT, CMOS_TEST_TIME), 0xff);
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_INDEX_PORT, CMOS_TEST_TIME, 0), 0xff);
 }
 END_TEST
 
@@ -365,11 +371,11 @@ START_TEST(test_cmos_rtc_calendar)
 		want[6] = tm.tm_year % 100, want[7] = (tm.tm_year + 1900) / 100;
 		for (unsigned int i = 0; i < 8; i++) {
 			cmos_rtc_write(&c, CMOS_INDEX_PORT, regs[i]);
-			ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, t), want[i]);
+			ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, t, 0), want[i]);
 		}
 	}
 	cmos_rtc_write(&c, CMOS_INDEX_PORT, CMOS_DAY);
-	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, (time_t)1709164800), 29);	/* 2024-02-29 */
+	ck_assert_uint_eq(cmos_rtc_read(&c, CMOS_DATA_PORT, (time_t)1709164800, 0), 29);	/* 2024-02-29 */
 }
 END_TEST
 
@@ -471,8 +477,8 @@ START_TEST(test_acpi_pm_other_sleep)
 	struct acpi_pm pm;
 
 	acpi_pm_reset(&pm);
-	/* S3 (QEMU's SLP_TYP 1) and the like: said and ignored, not a poweroff. */
-	ck_assert_int_eq(pm_write16(&pm, 4, (1u << 10) | ACPI_PM1_CNT_SLP_EN), ACPI_PM_SLEEP);
+	/* S3 (QEMU's SLP_TYP 1) is a suspend; the others are said and ignored, not a poweroff. */
+	ck_assert_int_eq(pm_write16(&pm, 4, (1u << 10) | ACPI_PM1_CNT_SLP_EN), ACPI_PM_SUSPEND);
 	ck_assert_int_eq(pm_write16(&pm, 4, (7u << 10) | ACPI_PM1_CNT_SLP_EN), ACPI_PM_SLEEP);
 	/* SLP_TYP 5 without SLP_EN, or SCI_EN written 0: nothing happens. */
 	ck_assert_int_eq(pm_write16(&pm, 4, 5u << 10), ACPI_PM_NONE);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /* The PM1a registers: pure logic, then the device that puts them on the bus. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vmm/acpi.h"
 #include "vmm/dev/acpi_pm.h"
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
 #include "vmm/exitstatus.h"
+#include "vmm/mem.h"
 #include "vmm/vcpu_ops.h"
 #include "vmm/vcpu_req.h"
 
@@ -49,10 +52,39 @@ enum acpi_pm_event acpi_pm_write(struct acpi_pm *pm, unsigned int off, uint8_t v
 		pm->cnt = cnt & (uint16_t)~ACPI_PM1_CNT_SLP_EN;
 		if (!(cnt & ACPI_PM1_CNT_SLP_EN))
 			return ACPI_PM_NONE;
-		return ACPI_PM1_CNT_SLP_TYP(cnt) == 5 ? ACPI_PM_POWEROFF : ACPI_PM_SLEEP;
+		switch (ACPI_PM1_CNT_SLP_TYP(cnt)) {
+		case ACPI_SLP_TYP_S5: return ACPI_PM_POWEROFF;
+		case ACPI_SLP_TYP_S3: return ACPI_PM_SUSPEND;
+		default: return ACPI_PM_SLEEP;
+		}
 	default:	/* PM1_STS: write-1-to-clear, and nothing is ever set */
 		return ACPI_PM_NONE;
 	}
+}
+
+/*
+ * S3 with a wake event armed: asleep and awake again at once, resuming in
+ * real mode at the waking vector the guest wrote into the FACS.
+ */
+static void suspend_resume(struct vcpu *v)
+{
+	uint32_t vector = 0;
+
+	if (!mem_read(vm_mem(vcpu_vm(v)), ACPI_FACS_GPA + ACPI_FACS_WAKING_VECTOR, &vector,
+		      sizeof(vector)) && !vector) {
+		/* No waking vector: firmware would boot afresh, a reset here. */
+		vm_say(vcpu_vm(v), GMSG_ACPI_SLEEP, "vCPU %u: ACPI S3 with no waking vector in the FACS: a reset",
+		       vcpu_index(v));
+		vm_request_stop(vcpu_vm(v), EXITSTATUS_GUEST_RESET);
+		return;
+	}
+	if (mem_read(vm_mem(vcpu_vm(v)), ACPI_FACS_GPA + ACPI_FACS_WAKING_VECTOR, &vector,
+		     sizeof(vector)))
+		vcpu_fail(v, "ACPI S3: the FACS at 0x%llx is outside RAM",
+			  (unsigned long long)ACPI_FACS_GPA);
+	else if (vcpu_resume_real_mode(v, vector))
+		vcpu_fail(v, "ACPI S3: resuming at the waking vector 0x%x failed: %s", vector,
+			  strerror(errno));
 }
 
 struct acpi_pm_dev {
@@ -67,6 +99,7 @@ static void acpi_pm_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 	uint8_t *bytes = data;
 	enum acpi_pm_event ev = ACPI_PM_NONE;
 	unsigned int typ = 0;
+	bool wake;
 
 	pthread_mutex_lock(&d->lock);
 	for (unsigned int i = 0; i < size; i++) {
@@ -77,12 +110,17 @@ static void acpi_pm_io(struct vcpu *v, uint64_t offset, bool write, void *data,
 		else if ((ev = acpi_pm_write(&d->pm, off, bytes[i])) != ACPI_PM_NONE)
 			typ = ACPI_PM1_CNT_SLP_TYP(d->pm.cnt);
 	}
+	wake = d->pm.en & ACPI_PM1_EN_RTC;
 	pthread_mutex_unlock(&d->lock);
 	if (ev == ACPI_PM_POWEROFF)
 		vm_request_stop(vcpu_vm(v), EXITSTATUS_OK);
-	else if (ev == ACPI_PM_SLEEP)
+	else if (ev == ACPI_PM_SUSPEND && wake && vm_nr_vcpus(vcpu_vm(v)) == 1)
+		suspend_resume(v);
+	else if (ev != ACPI_PM_NONE)
 		vm_say(vcpu_vm(v), GMSG_ACPI_SLEEP, "vCPU %u: ACPI sleep with SLP_TYP %u: only S5 "
-		       "(SLP_TYP %u) is implemented; ignored", vcpu_index(v), typ, ACPI_SLP_TYP_S5);
+		       "(SLP_TYP %u) and, with one vCPU and the RTC wake enabled, S3 (SLP_TYP %u) "
+		       "are implemented; ignored", vcpu_index(v), typ, ACPI_SLP_TYP_S5,
+		       ACPI_SLP_TYP_S3);
 }
 
 static void acpi_pm_destroy(void *state)

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ACPI PM1a event and control blocks the FADT of a Linux guest names
- * (vmm/acpi.h: ACPI_PM1A_EVT_PORT, ACPI_PM1A_CNT_PORT), as six byte
- * registers: PM1_STS (no event ever happens: reads 0, writes clear
- * nothing), PM1_EN (kept), PM1_CNT (SCI_EN reads 1: always in ACPI mode).
- * Writing SLP_EN with SLP_TYP 5, the DSDT's \_S5, is a poweroff.
+ * The ACPI PM1a event and control blocks the FADT names (vmm/acpi.h:
+ * ACPI_PM1A_EVT_PORT, ACPI_PM1A_CNT_PORT), as six byte registers: PM1_STS
+ * (no event ever happens: reads 0, writes clear nothing), PM1_EN (kept),
+ * PM1_CNT (SCI_EN reads 1: always in ACPI mode). Writing SLP_EN with
+ * SLP_TYP 5, the DSDT's \_S5, is a poweroff. SLP_TYP 1 (QEMU's S3) with
+ * the RTC wake enabled in PM1_EN, on a one-vCPU machine, is a suspend that
+ * wakes at once: the vCPU resumes in real mode at the FACS waking vector,
+ * RAM as it was (no time passes asleep).
  */
 #ifndef VMM_DEV_ACPI_PM_H
 #define VMM_DEV_ACPI_PM_H
@@ -24,6 +27,7 @@ struct acpi_pm {
 enum acpi_pm_event {
 	ACPI_PM_NONE,
 	ACPI_PM_POWEROFF,	/* SLP_EN with SLP_TYP 5 */
+	ACPI_PM_SUSPEND,	/* SLP_EN with SLP_TYP 1 (S3) */
 	ACPI_PM_SLEEP,		/* SLP_EN with another SLP_TYP: no such state here */
 };
 

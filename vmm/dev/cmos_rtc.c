@@ -75,7 +75,7 @@ static bool is_clock(unsigned int reg)
 				  reg == CMOS_YEAR : reg == CMOS_CENTURY;
 }
 
-uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now)
+uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now, long nsec)
 {
 	unsigned int reg = c->index;
 
@@ -87,6 +87,9 @@ uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now)
 		return 0;
 	if (reg == CMOS_REG_D)
 		return CMOS_D_VRT;
+	/* UIP: set in the last 244 us of each second, before the update, as on the part. */
+	if (reg == CMOS_REG_A && nsec >= CMOS_UIP_FROM_NS)
+		return (uint8_t)(c->ram[reg] | CMOS_A_UIP);
 	return c->ram[reg];
 }
 
@@ -112,12 +115,12 @@ struct cmos_dev {
 };
 
 /* clock_gettime, which the vCPU filter allows (time(2) is not). */
-static time_t host_now(void)
+static struct timespec host_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec;
+	return ts;
 }
 
 static void cmos_io(struct vcpu *v, uint64_t offset, bool write, void *data, unsigned int size,
@@ -131,10 +134,12 @@ static void cmos_io(struct vcpu *v, uint64_t offset, bool write, void *data, uns
 	for (unsigned int i = 0; i < size; i++) {
 		uint16_t port = (uint16_t)(CMOS_INDEX_PORT + ((offset + i) & 1));
 
+		struct timespec now = host_now();
+
 		if (write)
 			cmos_rtc_write(&d->rtc, port, bytes[i]);
 		else
-			bytes[i] = cmos_rtc_read(&d->rtc, port, host_now());
+			bytes[i] = cmos_rtc_read(&d->rtc, port, now.tv_sec, now.tv_nsec);
 	}
 	pthread_mutex_unlock(&d->lock);
 }

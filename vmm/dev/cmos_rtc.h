@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The MC146818 CMOS clock at ports 0x70 (index) and 0x71 (data), for Linux
- * guests: the host's UTC time in binary, 24-hour mode, never "update in
- * progress", battery good, no alarms or periodic interrupts (IRQ 8 never
- * fires). Without it Linux's rtc_cmos probe reads all ones from an
+ * and Multiboot guests: the host's UTC time in binary, 24-hour mode,
+ * "update in progress" in the last 244 us of each host second (as the part
+ * sets it before each update: kvm-unit-tests' s3 waits for its edge),
+ * battery good, no alarm or periodic interrupts (IRQ 8 never fires). Without it Linux's rtc_cmos probe reads all ones from an
  * unclaimed port, waits out its update-in-progress retries and gives up
  * ("broken or not accessible"), and the boot has no wall-clock time.
  * The other 114 bytes are plain CMOS RAM, zero at start.
@@ -26,7 +27,7 @@
 #define CMOS_DAY		0x07
 #define CMOS_MONTH		0x08
 #define CMOS_YEAR		0x09
-#define CMOS_REG_A		0x0a	/* bit 7 UIP: always 0 */
+#define CMOS_REG_A		0x0a	/* bit 7 UIP: before each update */
 #define CMOS_REG_B		0x0b
 #define CMOS_REG_C		0x0c	/* interrupt flags: none, ever */
 #define CMOS_REG_D		0x0d	/* bit 7 VRT: the battery is good */
@@ -36,6 +37,8 @@
 #define CMOS_B_24H		0x02
 #define CMOS_B_BINARY		0x04
 #define CMOS_D_VRT		0x80
+#define CMOS_A_UIP		0x80
+#define CMOS_UIP_FROM_NS	(1000000000L - 244000L)	/* UIP from here to the second's end */
 
 struct cmos_rtc {
 	uint8_t index;
@@ -43,8 +46,8 @@ struct cmos_rtc {
 };
 
 void cmos_rtc_reset(struct cmos_rtc *c);
-/* A read of `port`; `now` is the host's time (UTC) for the clock registers. */
-uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now);
+/* A read of `port`; `now` (UTC) and `nsec` into that second are the host's time. */
+uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now, long nsec);
 void cmos_rtc_write(struct cmos_rtc *c, uint16_t port, uint8_t val);
 
 #endif

@@ -12,12 +12,17 @@ static const dev_create_fn payload_devices[] = {
 	NULL,
 };
 
-/* What kvm-unit-tests and other Multiboot kernels probe; see docs/abi.md. */
+/*
+ * What kvm-unit-tests and other Multiboot kernels probe (docs/kut.md): the
+ * PM1a blocks and the CMOS clock are what its s3 test suspends and wakes by.
+ */
 static const dev_create_fn multiboot_devices[] = {
 	console_dev_create,
 	exit_dev_create,
 	fwcfg_dev_create,
+	acpi_pm_dev_create,
 	pmtimer_dev_create,
+	cmos_rtc_dev_create,
 	pciconf_dev_create,
 	NULL,
 };

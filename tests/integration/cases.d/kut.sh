@@ -118,6 +118,16 @@ kut_standalone() {
 }
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: smptest passes" smptest 0 "PASS smptest \(1 tests\)"
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: vmexit_cpuid passes" vmexit_cpuid 0 "PASS vmexit_cpuid"
+# ACPI S3: the PM1a blocks, the RTC's update-in-progress edge, the resume in real mode at the
+# FACS waking vector, whose code exits with what the guest left at address 0 (0: resumed at once).
+c="kvm-unit-tests s3.flat: suspend through PM1a_CNT, resume at the FACS waking vector"
+if [ ! -r "$KUT_DIR/s3.flat" ]; then
+	skip "$c" "s3.flat not found in $KUT_DIR"
+else
+	run "$c" 1 -- --qemu-exit --timeout 60 "$KUT_DIR/s3.flat" &&
+		has "$c" out "PM1a event registers at 600" && ok "$c"
+fi
+kut_standalone "kvm-unit-tests' runner via minivmm-qemu: s3 passes" s3 0 "PASS s3"
 # A QEMU machine minivmm is not: refused by name, which the runner's probe turns into a SKIP.
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: intel_iommu is a SKIP that names -machine q35" \
 	intel_iommu 77 "SKIP intel_iommu \(minivmm-qemu: -machine 'q35'"
