@@ -68,23 +68,24 @@ enum acpi_pm_event acpi_pm_write(struct acpi_pm *pm, unsigned int off, uint8_t v
  */
 static void suspend_resume(struct vcpu *v)
 {
+	struct vm *vm = vcpu_vm(v);
 	uint32_t vector = 0;
 
-	if (!mem_read(vm_mem(vcpu_vm(v)), ACPI_FACS_GPA + ACPI_FACS_WAKING_VECTOR, &vector,
-		      sizeof(vector)) && !vector) {
-		/* No waking vector: firmware would boot afresh, a reset here. */
-		vm_say(vcpu_vm(v), GMSG_ACPI_SLEEP, "vCPU %u: ACPI S3 with no waking vector in the FACS: a reset",
-		       vcpu_index(v));
-		vm_request_stop(vcpu_vm(v), EXITSTATUS_GUEST_RESET);
-		return;
-	}
-	if (mem_read(vm_mem(vcpu_vm(v)), ACPI_FACS_GPA + ACPI_FACS_WAKING_VECTOR, &vector,
-		     sizeof(vector)))
+	if (mem_read(vm_mem(vm), ACPI_FACS_GPA + ACPI_FACS_WAKING_VECTOR, &vector, sizeof(vector))) {
 		vcpu_fail(v, "ACPI S3: the FACS at 0x%llx is outside RAM",
 			  (unsigned long long)ACPI_FACS_GPA);
-	else if (vcpu_resume_real_mode(v, vector))
+	} else if (!vector) {
+		/* No waking vector: firmware would boot afresh, a reset here. */
+		vm_say(vm, GMSG_ACPI_SLEEP, "vCPU %u: ACPI S3 with no waking vector in the FACS: a reset",
+		       vcpu_index(v));
+		vm_request_stop(vm, EXITSTATUS_GUEST_RESET);
+	} else if (vector > 0xfffff) {
+		vcpu_fail(v, "ACPI S3: waking vector 0x%x lies above 1 MiB, out of real mode's reach",
+			  vector);
+	} else if (vcpu_resume_real_mode(v, vector)) {
 		vcpu_fail(v, "ACPI S3: resuming at the waking vector 0x%x failed: %s", vector,
 			  strerror(errno));
+	}
 }
 
 struct acpi_pm_dev {
