@@ -87,7 +87,7 @@ uint8_t cmos_rtc_read(struct cmos_rtc *c, uint16_t port, time_t now, long nsec)
 		return 0;
 	if (reg == CMOS_REG_D)
 		return CMOS_D_VRT;
-	/* UIP: set in the last 244 us of each second, before the update, as on the part. */
+	/* UIP: set before and through each update, as on the part (CMOS_UIP_FROM_NS). */
 	if (reg == CMOS_REG_A && nsec >= CMOS_UIP_FROM_NS)
 		return (uint8_t)(c->ram[reg] | CMOS_A_UIP);
 	return c->ram[reg];

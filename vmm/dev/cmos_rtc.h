@@ -2,8 +2,9 @@
 /*
  * The MC146818 CMOS clock at ports 0x70 (index) and 0x71 (data), for Linux
  * and Multiboot guests: the host's UTC time in binary, 24-hour mode,
- * "update in progress" in the last 244 us of each host second (as the part
- * sets it before each update: kvm-unit-tests' s3 waits for its edge),
+ * "update in progress" in the last 2228 us of each host second (as the part
+ * sets it 244 us before each update and through it: kvm-unit-tests' s3
+ * waits for its edge),
  * battery good, no alarm or periodic interrupts (IRQ 8 never fires). Without it Linux's rtc_cmos probe reads all ones from an
  * unclaimed port, waits out its update-in-progress retries and gives up
  * ("broken or not accessible"), and the boot has no wall-clock time.
@@ -38,7 +39,12 @@
 #define CMOS_B_BINARY		0x04
 #define CMOS_D_VRT		0x80
 #define CMOS_A_UIP		0x80
-#define CMOS_UIP_FROM_NS	(1000000000L - 244000L)	/* UIP from here to the second's end */
+/*
+ * UIP from here to the second's end: the part raises it 244 us before an
+ * update, which then takes 1984 us with the 32.768 kHz base (MC146818A data
+ * sheet); here the update is at the second's end, so both come before it.
+ */
+#define CMOS_UIP_FROM_NS	(1000000000L - 244000L - 1984000L)
 
 struct cmos_rtc {
 	uint8_t index;
