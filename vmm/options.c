@@ -40,6 +40,7 @@ enum {
 	OPT_PC_TESTDEV,
 	OPT_CPU_FEATURES,
 	OPT_CPU_FEATURES_LAX,
+	OPT_NO_PIT,
 };
 
 static const struct option long_opts[] = {
@@ -68,6 +69,7 @@ static const struct option long_opts[] = {
 	{ "pc-testdev", no_argument, NULL, OPT_PC_TESTDEV },
 	{ "cpu-features", required_argument, NULL, OPT_CPU_FEATURES },
 	{ "cpu-features-lax", no_argument, NULL, OPT_CPU_FEATURES_LAX },
+	{ "no-pit", no_argument, NULL, OPT_NO_PIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -107,6 +109,8 @@ void options_usage(FILE *f)
 "      --pc-testdev      Multiboot kernels: QEMU's pc-testdev (scratch ports\n"
 "                        0xe0 and 0xe8, page flush at 0xe4, ISA IRQ lines at\n"
 "                        0x2000-0x2017, 64 KiB of MMIO scratch at 0xff000000)\n"
+"      --no-pit          Multiboot kernels: no PIT (default: KVM's, as firmware\n"
+"                        leaves it: channel 0 at 18.2 Hz; QEMU's -machine pit=off)\n"
 "      --cpu-features L  CPUID features by QEMU's names, each required (+, the\n"
 "                        run is refused where KVM lacks it) or removed (-):\n"
 "                        e.g. +x2apic,-pcid,-invpcid\n"
@@ -513,6 +517,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_QEMU_EXIT: cfg->qemu_exit = true; return OPTIONS_OK;
 	case OPT_PC_TESTDEV: cfg->pc_testdev = true; return OPTIONS_OK;
 	case OPT_CPU_FEATURES_LAX: cfg->cpu_features_lax = true; return OPTIONS_OK;
+	case OPT_NO_PIT: cfg->no_pit = true; return OPTIONS_OK;
 	case OPT_CPU_FEATURES:
 		return cpufeat_parse(arg, &cfg->cpu_features, err, errlen) ? OPTIONS_ERROR : OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;

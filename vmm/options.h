@@ -97,6 +97,7 @@ struct vm_config {
 	const char *initrd_path;	/* --initrd: Linux's initramfs, a Multiboot module */
 	bool qemu_exit;			/* --qemu-exit: port 0xf4's code c exits (c << 1) | 1 */
 	bool pc_testdev;		/* --pc-testdev: QEMU's test device (Multiboot only) */
+	bool no_pit;			/* --no-pit: a Multiboot kernel gets no PIT */
 	struct cpufeat_req cpu_features;	/* --cpu-features; nr 0: the template as KVM has it */
 	bool cpu_features_lax;		/* --cpu-features-lax: a '+' KVM lacks is a warning */
 	bool hv_xmm;			/* advertise XMM-fast input */

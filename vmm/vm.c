@@ -19,6 +19,7 @@
 #include "vmm/dev/devices.h"
 #include "vmm/errmsg.h"
 #include "vmm/exitstatus.h"
+#include "vmm/firmware.h"
 #include "vmm/hvhost.h"
 #include "vmm/linux_vm.h"
 #include "vmm/loader.h"
@@ -81,10 +82,23 @@ static int enable_x2apic_api(struct vm *vm, char *err, size_t errlen)
 static int create_pit(struct vm *vm, char *err, size_t errlen)
 {
 	struct kvm_pit_config pit = { .flags = KVM_PIT_SPEAKER_DUMMY };
+	struct kvm_reinject_control no_reinject = { .pit_reinject = 0 };
 
 	if (ioctl(vm->fd, KVM_CREATE_PIT2, &pit))
-		return fail(err, errlen, "KVM_CREATE_PIT2 (for a Linux guest)");
+		return fail(err, errlen, "KVM_CREATE_PIT2");
+	/*
+	 * A Multiboot kernel's ticks are not re-injected when it misses them:
+	 * what kvm-unit-tests' runner asks of QEMU (kvm-pit.lost_tick_policy=discard).
+	 */
+	if (vm->image.kind == IMAGE_MULTIBOOT && ioctl(vm->fd, KVM_REINJECT_CONTROL, &no_reinject))
+		return fail(err, errlen, "KVM_REINJECT_CONTROL (PIT ticks not re-injected)");
 	return 0;
+}
+
+/* Linux calibrates against it; a Multiboot kernel finds it as firmware left it (--no-pit: none). */
+static bool wants_pit(const struct vm *vm)
+{
+	return vm->image.kind == IMAGE_LINUX || (vm->image.kind == IMAGE_MULTIBOOT && !vm->cfg.no_pit);
 }
 
 static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
@@ -107,7 +121,7 @@ static int setup_kvm_vm(struct vm *vm, char *err, size_t errlen)
 		return fail(err, errlen, "KVM_SET_TSS_ADDR");
 	if (ioctl(vm->fd, KVM_CREATE_IRQCHIP, 0))
 		return fail(err, errlen, "KVM_CREATE_IRQCHIP");
-	if (vm->image.kind == IMAGE_LINUX && create_pit(vm, err, errlen))
+	if (wants_pit(vm) && create_pit(vm, err, errlen))
 		return -1;
 	if (enable_x2apic_api(vm, err, errlen))
 		return -1;
@@ -276,6 +290,9 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
 	if (vm->cfg.initrd_path && vm->image.kind == IMAGE_ELF64)
 		return errmsg(err, errlen, "--initrd %s: %s is minivmm's payload, which takes no initrd (Linux and Multiboot kernels do)",
 			      vm->cfg.initrd_path, vm->cfg.elf_path);
+	if (vm->cfg.no_pit && vm->image.kind != IMAGE_MULTIBOOT)
+		return errmsg(err, errlen, "--no-pit: %s is not a Multiboot kernel (only those get the firmware's PIT)",
+			      vm->cfg.elf_path);
 	if (vm->cfg.pc_testdev && vm->image.kind != IMAGE_MULTIBOOT)
 		return errmsg(err, errlen, "--pc-testdev: %s is not a Multiboot kernel (the test device is for kvm-unit-tests and its kin)",
 			      vm->cfg.elf_path);
@@ -349,7 +366,7 @@ static int setup_multiboot(struct vm *vm, char *err, size_t errlen)
 	n = multiboot_write_info(&vm->mem, vm->image.entry.rbx, cmdline, vm->image.image_end, &mod,
 				 err, errlen);
 	free(data);
-	if (n)
+	if (n || firmware_setup(vm->fd, &vm->mem, wants_pit(vm), err, errlen))
 		return -1;
 	return acpi_build(&vm->mem, vm->cfg.nr_vcpus, PMTIMER_PORT, err, errlen);
 }

@@ -223,6 +223,8 @@ START_TEST(test_qemu_front_options)
 			       "--cpu-features-lax", "k.flat", NULL), OPTIONS_OK);
 	ck_assert(cfg.qemu_exit && cfg.pc_testdev && cfg.cpu_features_lax);
 	ck_assert_uint_eq(cfg.cpu_features.nr, 2);
+	ck_assert_int_eq(parse("--no-pit", "k.flat", NULL), OPTIONS_OK);
+	ck_assert(cfg.no_pit);
 	ck_assert_int_eq(parse("--cpu-features", "+warp-drive", "k.flat", NULL), OPTIONS_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "unknown feature 'warp-drive'"));
 }

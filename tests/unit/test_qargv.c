@@ -64,7 +64,8 @@ START_TEST(test_append_mem_flags)
 		"-kernel", "k.flat", "-append", "cpuid ipi", "-m", "2048", "--cpu",
 		"max,host-phys-bits,-pcid,invpcid=off,hv_passthrough", NULL,
 	};
-	static const char *const g[] = { "-kernel", "k", "-m", "4g", "-smp", "cpus=2,maxcpus=2", NULL };
+	static const char *const g[] = { "-kernel", "k", "-m", "4g", "-smp", "cpus=2,maxcpus=2",
+					 "-machine", "pit=off", NULL };
 
 	ck_assert_int_eq(tr(a), QARGV_RUN);
 	ck_assert_str_eq(joined(), "--qemu-exit --mem 2147483648 --hyperv --cpu-features "
@@ -72,7 +73,7 @@ START_TEST(test_append_mem_flags)
 	ck_assert_uint_eq(run.nr_warn, 1);	/* hv_*: minivmm's own layer */
 	ck_assert_ptr_nonnull(strstr(run.warn[0], "minivmm's own Hyper-V layer"));
 	ck_assert_int_eq(tr(g), QARGV_RUN);
-	ck_assert_str_eq(joined(), "--qemu-exit --cpus 2 --mem 4294967296 k");
+	ck_assert_str_eq(joined(), "--qemu-exit --cpus 2 --mem 4294967296 --no-pit k");
 }
 END_TEST
 

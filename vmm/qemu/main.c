@@ -28,7 +28,7 @@ static void usage(void)
 	       "with the part of QEMU's command line that kvm-unit-tests' runner builds:\n"
 	       "  -kernel FILE, -initrd FILE (Multiboot module), -append ARGS, -smp N, -m SIZE,\n"
 	       "  -cpu host|max|MODEL[,+flag,-flag,hv_*...], -device pc-testdev,\n"
-	       "  -device isa-debug-exit,iobase=0xf4,iosize=0x4, -machine [pc,]accel=kvm[,pit=off],\n"
+	       "  -device isa-debug-exit,iobase=0xf4,iosize=0x4, -machine [pc,]accel=kvm[,pit=on|off],\n"
 	       "  -accel kvm, -enable-kvm, -nodefaults, -no-reboot, -serial stdio, -display none,\n"
 	       "  -nographic, -global kvm-pit.lost_tick_policy=discard, -device help, -h, -version.\n"
 	       "Anything else is refused by name (exit 2). A CPU model other than host or max\n"

@@ -16,7 +16,7 @@
 struct qopts {
 	const char *kernel, *initrd, *append;
 	unsigned long long mem;		/* bytes; 0: minivmm's default */
-	bool pc_testdev, hyperv;
+	bool pc_testdev, hyperv, no_pit;
 };
 
 static int add(struct qargv_run *run, char *arg)
@@ -145,7 +145,7 @@ static enum qargv_result parse_cpu(const char *v, struct qopts *o, struct qargv_
 }
 
 /* "-machine [pc,]accel=kvm,pit=off": the pc machine on KVM; no other keys. */
-static enum qargv_result parse_machine(const char *v, char *err, size_t errlen)
+static enum qargv_result parse_machine(const char *v, struct qopts *o, char *err, size_t errlen)
 {
 	char buf[256], *tok, *save = NULL;
 
@@ -153,12 +153,16 @@ static enum qargv_result parse_machine(const char *v, char *err, size_t errlen)
 		return fail(err, errlen, "-machine: too long");
 	strcpy(buf, v);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "accel=kvm") || !strcmp(tok, "pit=off") || !strcmp(tok, "pc") ||
+		if (!strcmp(tok, "pit=off")) {
+			o->no_pit = true;
+			continue;
+		}
+		if (!strcmp(tok, "accel=kvm") || !strcmp(tok, "pit=on") || !strcmp(tok, "pc") ||
 		    !strcmp(tok, "type=pc"))
 			continue;
 		if (!strncmp(tok, "accel=", 6))
 			return fail(err, errlen, "-machine %s: minivmm runs on KVM only", tok);
-		return fail(err, errlen, "-machine '%s': minivmm is one pc-like machine (accel=kvm, pit=off are all it takes)", tok);
+		return fail(err, errlen, "-machine '%s': minivmm is one pc-like machine (accel=kvm and pit=on|off are all it takes)", tok);
 	}
 	return QARGV_RUN;
 }
@@ -213,7 +217,7 @@ static enum qargv_result parse_valued(const char *opt, const char *v, struct qop
 	else if (!strcmp(opt, "cpu"))
 		return parse_cpu(v, o, run, err, errlen);
 	else if (!strcmp(opt, "machine") || !strcmp(opt, "M"))
-		return parse_machine(v, err, errlen);
+		return parse_machine(v, o, err, errlen);
 	else if (!strcmp(opt, "device"))
 		return parse_device(v, o, err, errlen);
 	else
@@ -277,7 +281,7 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 {
 	static char s_qemu_exit[] = "--qemu-exit", s_cpus[] = "--cpus", s_mem[] = "--mem",
 		    s_initrd[] = "--initrd", s_testdev[] = "--pc-testdev", s_hyperv[] = "--hyperv",
-		    s_features[] = "--cpu-features", s_lax[] = "--cpu-features-lax", s_dashes[] = "--", s_minivmm[] = "minivmm";
+		    s_features[] = "--cpu-features", s_no_pit[] = "--no-pit", s_lax[] = "--cpu-features-lax", s_dashes[] = "--", s_minivmm[] = "minivmm";
 	int bad = 0;
 
 	if (!o->kernel)
@@ -294,6 +298,8 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 		bad |= add(run, s_initrd) | add(run, (char *)o->initrd);
 	if (o->pc_testdev)
 		bad |= add(run, s_testdev);
+	if (o->no_pit)
+		bad |= add(run, s_no_pit);
 	if (o->hyperv)
 		bad |= add(run, s_hyperv);
 	/* QEMU warns of a '+' flag the host lacks and runs on: so does minivmm, lax. */

@@ -132,6 +132,9 @@ else
 		has "$c" out "PM1a event registers at 600" && ok "$c"
 fi
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: s3 passes" s3 0 "PASS s3"
+# Loaded at 0x8000 (the Multiboot block moves past it), woken from sti; hlt by the PIT
+# through the PIC and IVT as firmware leaves them, pc-testdev's ports read back.
+kut_standalone "kvm-unit-tests' runner via minivmm-qemu: realmode passes" realmode 0 "PASS realmode"
 # A QEMU machine minivmm is not: refused by name, which the runner's probe turns into a SKIP.
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: intel_iommu is a SKIP that names -machine q35" \
 	intel_iommu 77 "SKIP intel_iommu \(minivmm-qemu: -machine 'q35'"
