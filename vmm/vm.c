@@ -291,7 +291,7 @@ static int check_args(const struct vm *vm, char *err, size_t errlen)
 		return errmsg(err, errlen, "--initrd %s: %s is minivmm's payload, which takes no initrd (Linux and Multiboot kernels do)",
 			      vm->cfg.initrd_path, vm->cfg.elf_path);
 	if (vm->cfg.no_pit && vm->image.kind != IMAGE_MULTIBOOT)
-		return errmsg(err, errlen, "--no-pit: %s is not a Multiboot kernel (only those get the firmware's PIT)",
+		return errmsg(err, errlen, "--no-pit: %s is not a Multiboot kernel (a Linux guest always gets KVM's PIT, the payload never)",
 			      vm->cfg.elf_path);
 	if (vm->cfg.pc_testdev && vm->image.kind != IMAGE_MULTIBOOT)
 		return errmsg(err, errlen, "--pc-testdev: %s is not a Multiboot kernel (the test device is for kvm-unit-tests and its kin)",

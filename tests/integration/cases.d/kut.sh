@@ -149,8 +149,9 @@ else
 	skip "$c" "no $kut_front"
 fi
 
-c="--pc-testdev and --initrd are refused for minivmm's own payload, by name"
+c="--pc-testdev, --no-pit and --initrd are refused for minivmm's own payload, by name"
 run "$c" 2 -- --pc-testdev "$ELF" && has "$c" err "--pc-testdev: $ELF is not a Multiboot kernel" &&
+	run "$c" 2 -- --no-pit "$ELF" && has "$c" err "--no-pit: $ELF is not a Multiboot kernel" &&
 	run "$c" 2 -- --initrd /dev/null "$ELF" &&
 	has "$c" err "is minivmm's payload, which takes no initrd" && ok "$c"
 
