@@ -132,6 +132,13 @@ else
 		has "$c" out "PM1a event registers at 600" && ok "$c"
 fi
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: s3 passes" s3 0 "PASS s3"
+c="kvm-unit-tests realmode.flat at 0x8000, woken from sti; hlt by the firmware's PIT"
+if [ ! -r "$KUT_DIR/realmode.flat" ]; then
+	skip "$c" "realmode.flat not found in $KUT_DIR"
+else
+	run "$c" 1 -- --qemu-exit --pc-testdev --timeout 100 "$KUT_DIR/realmode.flat" &&
+		has "$c" out "PASS: sti inhibit" && has "$c" out "PASS: xadd" && ok "$c"
+fi
 # Loaded at 0x8000 (the Multiboot block moves past it), woken from sti; hlt by the PIT
 # through the PIC and IVT as firmware leaves them, pc-testdev's ports read back.
 kut_standalone "kvm-unit-tests' runner via minivmm-qemu: realmode passes" realmode 0 "PASS realmode"
