@@ -101,14 +101,14 @@ $(B)/noflush/vmm/hvhost.o: vmm/hvhost.c
 $(B)/minivmm-noflush: $(filter-out $(B)/host/vmm/hvhost.o,$(HOST_OBJS)) $(B)/noflush/vmm/hvhost.o
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
-# make # Every kvm-unit-tests entry through its own runner, via minivmm-qemu and via
+# Every kvm-unit-tests entry through its own runner, via minivmm-qemu and via
 # QEMU where installed, on this machine's /dev/kvm: docs/results/kut-<backend>.md
 # (scripts/kut-table.sh; KUT_TIMEOUT, KUT_ONLY, KUT_QEMU=none). Slow: minutes.
 .PHONY: check-kut
 check-kut: all
 	$(Q)./scripts/kut-table.sh
 
-bench: the vCPU filter's own cost per ioctl, host-measured (scripts/bench-sandbox.py).
+# make bench: the vCPU filter's own cost per ioctl, host-measured (scripts/bench-sandbox.py).
 $(B)/sandbox-cost: $(B)/host/tests/bench/sandbox_cost.o $(B)/host/vmm/sandbox.o $(B)/host/vmm/errmsg.o
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
@@ -194,6 +194,7 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/host/acpi-iasl.sh
 	$(Q)./tests/host/install.sh
 	$(Q)./tests/host/tally.sh
+	$(Q)./tests/host/make-targets.sh
 	$(Q)./tests/host/run-nested-options.sh
 	$(Q)./tests/compare/compare.sh
 
