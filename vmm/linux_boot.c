@@ -10,6 +10,7 @@
 #include "vmm/errmsg.h"
 #include "vmm/linux.h"
 #include "vmm/linux_abi.h"
+#include "vmm/mem.h"
 #include "vmm/multiboot.h"
 
 #define MIB		(1ull << 20)
@@ -25,14 +26,9 @@ _Static_assert(LINUX_MEMMAP_GPA + LINUX_MEMMAP_MAX * sizeof(struct hvm_memmap_ta
 	       LINUX_CMDLINE_GPA, "memmap runs into the command line");
 _Static_assert(LINUX_CMDLINE_GPA + LINUX_CMDLINE_AREA <= LINUX_LOW_RAM_END, "past low RAM");
 
-static uint64_t up(uint64_t x, uint64_t a)
-{
-	return (x + a - 1) & ~(a - 1);
-}
-
 uint64_t linux_min_ram(uint64_t kernel_end, uint64_t initrd_len)
 {
-	return up(kernel_end, MIB) + up(initrd_len, MIB) + LINUX_RAM_MARGIN;
+	return mem_align_up(kernel_end, MIB) + mem_align_up(initrd_len, MIB) + LINUX_RAM_MARGIN;
 }
 
 /* Top of RAM below 4 GiB, page-aligned, above the kernel: 0 and *gpa, or -1 with `err`. */
@@ -40,7 +36,7 @@ static int place_initrd(const struct guest_mem *mem, const struct linux_boot_cfg
 			uint64_t *gpa, char *err, size_t errlen)
 {
 	uint64_t top = mem->size < LINUX_4G ? mem->size : LINUX_4G;
-	uint64_t floor = up(cfg->kernel_end, PAGE);
+	uint64_t floor = mem_align_up(cfg->kernel_end, PAGE);
 
 	*gpa = 0;
 	if (!cfg->initrd_len)
@@ -50,9 +46,9 @@ static int place_initrd(const struct guest_mem *mem, const struct linux_boot_cfg
 		return 0;
 	}
 	return errmsg(err, errlen, "initrd of %llu MiB does not fit: RAM %llu MiB, kernel ends at %llu MiB; give --mem >= %llu MiB",
-		      (unsigned long long)(up(cfg->initrd_len, MIB) >> 20),
+		      (unsigned long long)(mem_align_up(cfg->initrd_len, MIB) >> 20),
 		      (unsigned long long)(mem->size >> 20),
-		      (unsigned long long)(up(cfg->kernel_end, MIB) >> 20),
+		      (unsigned long long)(mem_align_up(cfg->kernel_end, MIB) >> 20),
 		      (unsigned long long)(linux_min_ram(cfg->kernel_end, cfg->initrd_len) >> 20));
 }
 

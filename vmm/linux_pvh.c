@@ -13,6 +13,7 @@
 #include "vmm/errmsg.h"
 #include "vmm/linux_abi.h"
 #include "vmm/linux_pvh.h"
+#include "vmm/mem.h"
 
 bool linux_pvh_is_elf(const void *buf, size_t len)
 {
@@ -39,11 +40,6 @@ static int view_elf(const void *buf, size_t len, struct elf_view *v, char *err, 
 		return errmsg(err, errlen, "not an ELF vmlinux (bad magic)");
 	return elfview_open(buf, len, "vmlinux", v, err, errlen) ||
 	       elfview_check_ehdr(v, v->cls == 64 ? &vmlinux64 : &vmlinux32, err, errlen);
-}
-
-static uint64_t align_up(uint64_t x, uint64_t a)
-{
-	return (x + a - 1) & ~(a - 1);
 }
 
 static uint32_t desc_u32(const uint8_t *d, uint32_t descsz, uint32_t word)
@@ -98,7 +94,7 @@ static int walk_notes(const struct elf_view *v, const struct elf_phdr *ph, unsig
 
 		memcpy(&n, v->b + pos, sizeof(n));
 		name = pos + sizeof(n);
-		desc = name + align_up(n.n_namesz, a);
+		desc = name + mem_align_up(n.n_namesz, a);
 		if (desc > end || n.n_descsz > end - desc)
 			return errmsg(err, errlen, "vmlinux: note at 0x%llx (name %u, desc %u bytes) runs past its PT_NOTE segment",
 				      (unsigned long long)pos, n.n_namesz, n.n_descsz);
@@ -106,7 +102,7 @@ static int walk_notes(const struct elf_view *v, const struct elf_phdr *ph, unsig
 		    !memcmp(v->b + name, XEN_ELFNOTE_NAME, sizeof(XEN_ELFNOTE_NAME)) &&
 		    xen_note(n.n_type, v->b + desc, n.n_descsz, info, found, err, errlen))
 			return -1;
-		pos = desc + align_up(n.n_descsz, a);
+		pos = desc + mem_align_up(n.n_descsz, a);
 		if (pos > end)
 			break;	/* the last note's padding may be missing */
 	}

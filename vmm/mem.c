@@ -26,7 +26,7 @@ int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
 
 void mem_small_pages_from(struct guest_mem *mem, uint64_t gpa)
 {
-	uint64_t from = (gpa + MVM_PAGE_SIZE - 1) & ~(MVM_PAGE_SIZE - 1);
+	uint64_t from = mem_align_up(gpa, MVM_PAGE_SIZE);
 
 	if (mem->host && from < mem->size)
 		madvise((uint8_t *)mem->host + from, mem->size - from, MADV_NOHUGEPAGE);

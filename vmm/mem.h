@@ -26,6 +26,12 @@ void mem_small_pages_from(struct guest_mem *mem, uint64_t gpa);
 /* Host pointer for [gpa, gpa+len), or NULL unless all of it is RAM and len > 0. */
 void *mem_gpa_to_host(const struct guest_mem *mem, uint64_t gpa, uint64_t len);
 
+/* x rounded up to a multiple of align, a power of two (a GPA or a size). */
+static inline uint64_t mem_align_up(uint64_t x, uint64_t align)
+{
+	return (x + align - 1) & ~(align - 1);
+}
+
 /* Bounds-checked copies; 0 on success, -1 if the range is not all RAM. */
 int mem_read(const struct guest_mem *mem, uint64_t gpa, void *dst, uint64_t len);
 int mem_write(const struct guest_mem *mem, uint64_t gpa, const void *src, uint64_t len);

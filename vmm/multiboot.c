@@ -8,8 +8,10 @@
 #include <elf.h>
 #include <string.h>
 
+#include "minivmm/abi.h"
 #include "vmm/elfimg.h"
 #include "vmm/errmsg.h"
+#include "vmm/mem.h"
 #include "vmm/multiboot.h"
 
 struct mb_header {
@@ -59,14 +61,9 @@ static const struct elf_load_rules multiboot_rules = {
 	.low_end = MB_LOW_RAM_END, .below_why = "minivmm's reserved area",
 };
 
-static uint64_t page_up(uint64_t a)
-{
-	return (a + 4095) & ~4095ull;
-}
-
 uint64_t multiboot_info_gpa(uint64_t image_start, uint64_t image_end)
 {
-	return image_start < MB_HIGH_START ? page_up(image_end) : MB_INFO_GPA;
+	return image_start < MB_HIGH_START ? mem_align_up(image_end, MVM_PAGE_SIZE) : MB_INFO_GPA;
 }
 
 static const struct elf_expect elf32_i386 = {
@@ -113,7 +110,7 @@ static int write_module(struct guest_mem *mem, uint64_t base, uint64_t kernel_en
 			uint64_t name_gpa, const struct mb_module_file *mod, char *err, size_t errlen)
 {
 	uint64_t end = base + MB_BLOCK_LEN > kernel_end ? base + MB_BLOCK_LEN : kernel_end;
-	uint64_t start = page_up(end);
+	uint64_t start = mem_align_up(end, MVM_PAGE_SIZE);
 	size_t nlen = strlen(mod->name) + 1;
 	struct mb_module e;
 

@@ -149,7 +149,7 @@ static void fill_bootinfo(struct vm *vm, uint64_t image_end)
 	bi->backend = vm->kvm.backend;
 	bi->ram_size = vm->mem.size;
 	bi->tsc_khz = vm->tsc_khz;
-	bi->free_gpa = (image_end + MVM_PAGE_SIZE - 1) & ~(MVM_PAGE_SIZE - 1);
+	bi->free_gpa = mem_align_up(image_end, MVM_PAGE_SIZE);
 	bi->host_cpus = vm->kvm.host_cpus;
 	bi->iters = vm->cfg.iters;
 	if (vm->hv) {

@@ -79,6 +79,17 @@ START_TEST(test_unmappable)
 }
 END_TEST
 
+START_TEST(test_align_up)
+{
+	ck_assert_uint_eq(mem_align_up(0, 0x1000), 0);
+	ck_assert_uint_eq(mem_align_up(1, 0x1000), 0x1000);
+	ck_assert_uint_eq(mem_align_up(0x1000, 0x1000), 0x1000);
+	ck_assert_uint_eq(mem_align_up(0x1001, 0x1000), 0x2000);
+	ck_assert_uint_eq(mem_align_up(0x100001, 1ULL << 20), 0x200000);
+	ck_assert_uint_eq(mem_align_up(7, 1), 7);
+}
+END_TEST
+
 static Suite *mem_suite(void)
 {
 	Suite *s = suite_create("mem");
@@ -91,6 +102,7 @@ static Suite *mem_suite(void)
 	tcase_add_test(tc, test_zero_length);
 	tcase_add_test(tc, test_copies);
 	tcase_add_test(tc, test_unmappable);
+	tcase_add_test(tc, test_align_up);
 	suite_add_tcase(s, tc);
 	return s;
 }
