@@ -74,6 +74,9 @@ START_TEST(test_append_mem_flags)
 	ck_assert_ptr_nonnull(strstr(run.warn[0], "minivmm's own Hyper-V layer"));
 	ck_assert_int_eq(tr(g), QARGV_RUN);
 	ck_assert_str_eq(joined(), "--qemu-exit --cpus 2 --mem 4294967296 --no-pit k");
+	static const char *const sz[] = { "-kernel", "k", "-m", "size=512M", NULL };
+	ck_assert_int_eq(tr(sz), QARGV_RUN);
+	ck_assert_str_eq(joined(), "--qemu-exit --mem 536870912 k");
 }
 END_TEST
 
@@ -115,6 +118,9 @@ START_TEST(test_refusals)
 	static const char *const a12[] = { "-kernel", "k", "disk.img", NULL };
 	static const char *const a13[] = { "-kernel", "k", "-serial", "file:out", NULL };
 	static const char *const a14[] = { "-kernel", "k", "-device", "isa-debug-exit,iobase=0x501", NULL };
+	static const char *const a15[] = { "-kernel", "k", "-m", "0", NULL };
+	static const char *const a16[] = { "-kernel", "k", "-m", "18446744073709551615", NULL };
+	static const char *const a17[] = { "-kernel", "k", "-cpu", "host,+", NULL };
 
 	refused(a1, "-device 'intel-iommu,intremap=on': minivmm has no such device");
 	refused(a2, "-machine 'vmport=on'");
@@ -130,6 +136,9 @@ START_TEST(test_refusals)
 	refused(a12, "'disk.img': minivmm-qemu takes no disk images");
 	refused(a13, "-serial 'file:out': minivmm-qemu takes only -serial stdio");
 	refused(a14, "-device 'isa-debug-exit,iobase=0x501'");
+	refused(a15, "-m '0'");
+	refused(a16, "-m '18446744073709551615'");	/* MiB past 2^64 bytes */
+	refused(a17, "-cpu property '+'");
 }
 END_TEST
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* QEMU's command line, as kvm-unit-tests builds it, into minivmm's: see qargv.h. */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "vmm/errmsg.h"
+#include "vmm/options.h"
 #include "vmm/qemu/qargv.h"
 
 #define fail(err, errlen, ...) (errmsg(err, errlen, __VA_ARGS__), QARGV_ERROR)
@@ -51,28 +51,19 @@ static enum qargv_result parse_smp(const char *v, struct qargv_run *run, char *e
 	return QARGV_RUN;
 }
 
-/* "-m 256", "-m 2048M", "-m 4g", "-m size=1G": MiB without a suffix, as QEMU. */
+/*
+ * "-m 256", "-m 2048M", "-m 4g", "-m size=1G": minivmm's --mem sizes, except
+ * that a bare number is MiB, as in QEMU (for --mem it is bytes).
+ */
 static enum qargv_result parse_mem(const char *v, struct qopts *o, char *err, size_t errlen)
 {
 	const char *n = !strncmp(v, "size=", 5) ? v + 5 : v;
-	unsigned int shift = 20;
-	unsigned long long val;
-	char *end;
+	bool mib = *n && strspn(n, "0123456789") == strlen(n);
+	uint64_t size;
 
-	errno = 0;
-	val = strtoull(n, &end, 10);
-	if (end == n || errno)
-		return fail(err, errlen, "-m '%s': need a size (e.g. -m 256, -m 2G)", v);
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	case 't': case 'T': shift = 40; end++; break;
-	default: break;
-	}
-	if (*end || !val || val > (UINT64_MAX >> shift))
+	if (options_parse_size(n, &size) || (mib && size > (UINT64_MAX >> 20)))
 		return fail(err, errlen, "-m '%s': need a size (e.g. -m 256, -m 2G); minivmm has no memory hotplug", v);
-	o->mem = val << shift;
+	o->mem = mib ? size << 20 : size;
 	return QARGV_RUN;
 }
 
@@ -94,19 +85,27 @@ static enum qargv_result cpu_property(const char *p, struct qopts *o, struct qar
 	return fail(err, errlen, "-cpu property '%s': minivmm offers the host's CPUID with features added or removed (+flag, -flag), nothing else", p);
 }
 
-/* One "+flag" or "-flag" (or "flag=on|off") of -cpu, appended for --cpu-features. */
+/* "+flag", "-flag", "flag=on" or "flag=off": a -cpu feature flag. */
+static bool is_cpu_flag(const char *p)
+{
+	const char *eq = strchr(p, '=');
+
+	if (eq)
+		return eq > p && (!strcmp(eq, "=on") || !strcmp(eq, "=off"));
+	return (p[0] == '+' || p[0] == '-') && p[1];
+}
+
+/* One feature flag of -cpu (is_cpu_flag()), appended for --cpu-features. */
 static enum qargv_result cpu_flag(const char *p, struct qargv_run *run, char *err, size_t errlen)
 {
 	char one[64];
 	size_t used = strlen(run->features);
 	const char *eq = strchr(p, '=');
 
-	if (eq && (!strcmp(eq, "=on") || !strcmp(eq, "=off")))
+	if (eq)
 		snprintf(one, sizeof(one), "%c%.*s", eq[2] == 'n' ? '+' : '-', (int)(eq - p), p);
-	else if (!eq && (p[0] == '+' || p[0] == '-'))
-		snprintf(one, sizeof(one), "%s", p);
 	else
-		return QARGV_ERROR;
+		snprintf(one, sizeof(one), "%s", p);
 	if (used + strlen(one) + 2 > sizeof(run->features))
 		return fail(err, errlen, "-cpu: too many feature flags");
 	snprintf(run->features + used, sizeof(run->features) - used, "%s%s", used ? "," : "", one);
@@ -135,9 +134,8 @@ static enum qargv_result parse_cpu(const char *v, struct qopts *o, struct qargv_
 				warn(run, "-cpu %s: minivmm shows the host's CPUID (as -cpu host), not this model's", tok);
 			continue;
 		}
-		r = cpu_flag(tok, run, err, errlen);
-		if (r == QARGV_ERROR && !err[0])
-			r = cpu_property(tok, o, run, err, errlen);
+		r = is_cpu_flag(tok) ? cpu_flag(tok, run, err, errlen)
+				     : cpu_property(tok, o, run, err, errlen);
 		if (r != QARGV_RUN)
 			return r;
 	}
@@ -198,7 +196,7 @@ static enum qargv_result parse_fixed(const char *opt, const char *v, char *err, 
 			return fail(err, errlen, "-%s '%s': minivmm-qemu takes only -%s %s", opt, v,
 				    opt, ok[i].value);
 		}
-	return QARGV_ERROR;
+	return fail(err, errlen, "-%s %s: not something minivmm can do", opt, v);
 }
 
 static enum qargv_result parse_valued(const char *opt, const char *v, struct qopts *o,
@@ -268,8 +266,6 @@ static enum qargv_result parse_args(int argc, char **argv, struct qopts *o, stru
 			return fail(err, errlen, "-%s needs a value", opt);
 		} else {
 			r = parse_valued(opt, argv[++i], o, run, err, errlen);
-			if (r == QARGV_ERROR && !err[0])
-				r = fail(err, errlen, "-%s %s: not something minivmm can do", opt, argv[i]);
 		}
 		if (r != QARGV_RUN)
 			return r;
