@@ -375,6 +375,12 @@ mount -t sysfs sys /sys
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# devtmpfs has no /dev/fd or /dev/std*: bash's process substitution and
+# kvm-unit-tests' runner (tee /dev/stderr) need them.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+for f in 0:stdin 1:stdout 2:stderr; do
+    [ -e "/dev/${f#*:}" ] || ln -s "/proc/self/fd/${f%%:*}" "/dev/${f#*:}"
+done
 hostname nested
 ip link set lo up 2>/dev/null
 

@@ -89,8 +89,10 @@ run "$c" 3 -- --qemu-exit "$ELF" -- flood 20 &&
 
 # kvm-unit-tests' own runner (its standalone scripts) with minivmm-qemu as its QEMU.
 kut_front=$kut_top/minivmm-qemu
+# Asked through bash, as the runner runs: busybox's sh prefers its own
+# timeout applet, which has no --foreground, to a coreutils one in PATH.
 kut_runner_ok() {	# the tools the runner's scripts need, as coreutils has them
-	command -v bash >/dev/null && timeout -k 1s --foreground 5 true 2>/dev/null
+	command -v bash >/dev/null && bash -c 'timeout -k 1s --foreground 5 true' 2>/dev/null
 }
 # kut_standalone CASE ENTRY WANT-STATUS LINE: the runner's verdict line for ENTRY.
 kut_standalone() {
@@ -106,7 +108,7 @@ kut_standalone() {
 		(cd "$T" && MINIVMM=$vmm_abs QEMU=$kut_front TIMEOUT=60s timeout "$RUN_LIMIT" bash "$s") \
 			>"$T/out" 2>"$T/err" </dev/null
 		got=$?
-		sed -i 's/\x1b\[[0-9;]*m//g' "$T/out"
+		sed -i "s/$(printf '\033')\[[0-9;]*m//g" "$T/out"	# busybox's sed has no \x1b
 		if [ "$got" -ne "$3" ]; then
 			bad "$c" "the runner exited $got, expected $3"
 		elif grep -qE "^$4" "$T/out"; then
