@@ -15,6 +15,7 @@
 #include "lib/gdt.h"
 #include "lib/idt.h"
 #include "lib/printf.h"
+#include "lib/processor.h"
 #include "lib/report.h"
 #include "lib/smp.h"
 #include "lib/timing.h"
@@ -66,9 +67,12 @@ static void cpu_init(u32 cpu)
 
 static void print_banner(void)
 {
-	printf("guest: %u vCPUs, backend %s, tsc %lu MHz%s\n", boot_nr_cpus,
+	char vendor[13];
+
+	cpuid_vendor(vendor);
+	printf("guest: %u vCPUs, backend %s, tsc %lu MHz%s, cpu vendor %s\n", boot_nr_cpus,
 	       backend_name(boot_backend), tsc_khz / 1000,
-	       tsc_khz_guessed ? " (guessed: boot info has none)" : "");
+	       tsc_khz_guessed ? " (guessed: boot info has none)" : "", vendor);
 }
 
 static void wait_for_vcpus(void)

@@ -88,6 +88,41 @@ int cpufeat_parse(const char *list, struct cpufeat_req *req, char *err, size_t e
 	return 0;
 }
 
+int cpufeat_parse_vendor(const char *s, char out[CPUFEAT_VENDOR_LEN + 1], char *err, size_t errlen)
+{
+	size_t len = strlen(s);
+
+	if (len != CPUFEAT_VENDOR_LEN)
+		return errmsg(err, errlen, "--cpu-vendor '%s': need exactly %d characters (e.g. GenuineIntel, AuthenticAMD)",
+			      s, CPUFEAT_VENDOR_LEN);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return errmsg(err, errlen, "--cpu-vendor: character %zu is not printable ASCII", i + 1);
+	memcpy(out, s, len + 1);
+	return 0;
+}
+
+static uint32_t vendor_word(const char *v, unsigned int word)
+{
+	uint32_t w;
+
+	memcpy(&w, v + 4 * word, 4);	/* the string's bytes in register order: x86 is little-endian */
+	return w;
+}
+
+void cpufeat_set_vendor(struct kvm_cpuid2 *c, const char *vendor)
+{
+	for (uint32_t i = 0; i < c->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &c->entries[i];
+
+		if (e->function != 0 && e->function != 0x80000000)
+			continue;
+		e->ebx = vendor_word(vendor, 0);
+		e->edx = vendor_word(vendor, 1);
+		e->ecx = vendor_word(vendor, 2);
+	}
+}
+
 static uint32_t *reg_of(struct kvm_cpuid2 *c, const struct feature *f)
 {
 	for (uint32_t i = 0; i < c->nent; i++) {

@@ -32,6 +32,19 @@ int cpufeat_parse(const char *list, struct cpufeat_req *req, char *err, size_t e
  */
 int cpufeat_apply(struct kvm_cpuid2 *c, const struct cpufeat_req *req, bool lax,
 		  char *msg, size_t msglen);
+/*
+ * --cpu-vendor: 12 printable ASCII characters (GenuineIntel, AuthenticAMD):
+ * 0, or -1 with why in `err`. `out` gets them NUL-terminated.
+ */
+#define CPUFEAT_VENDOR_LEN	12
+int cpufeat_parse_vendor(const char *s, char out[CPUFEAT_VENDOR_LEN + 1], char *err, size_t errlen);
+/*
+ * The vendor string in leaf 0's EBX, EDX, ECX and, as QEMU does, in leaf
+ * 0x80000000's where the template has that leaf. KVM reads leaf 0 to
+ * decide which vendor's behaviour it emulates (SYSENTER MSR widths,
+ * SYSCALL in compatibility mode); the CPU underneath stays the host's.
+ */
+void cpufeat_set_vendor(struct kvm_cpuid2 *c, const char *vendor);
 /* The names known, blank-separated, into `out` (for messages). */
 void cpufeat_names(char *out, size_t len);
 

@@ -40,6 +40,7 @@ enum {
 	OPT_PC_TESTDEV,
 	OPT_CPU_FEATURES,
 	OPT_CPU_FEATURES_LAX,
+	OPT_CPU_VENDOR,
 	OPT_NO_PIT,
 };
 
@@ -69,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "pc-testdev", no_argument, NULL, OPT_PC_TESTDEV },
 	{ "cpu-features", required_argument, NULL, OPT_CPU_FEATURES },
 	{ "cpu-features-lax", no_argument, NULL, OPT_CPU_FEATURES_LAX },
+	{ "cpu-vendor", required_argument, NULL, OPT_CPU_VENDOR },
 	{ "no-pit", no_argument, NULL, OPT_NO_PIT },
 	{ NULL, 0, NULL, 0 },
 };
@@ -117,6 +119,9 @@ void options_usage(FILE *f)
 "      --cpu-features-lax\n"
 "                        a '+' feature KVM lacks is a warning and the guest\n"
 "                        runs without it, as QEMU's -cpu does\n"
+"      --cpu-vendor V    CPUID's vendor string (12 characters: GenuineIntel,\n"
+"                        AuthenticAMD), so KVM emulates that vendor where it\n"
+"                        does (SYSENTER MSRs, SYSCALL); the CPU stays the host's\n"
 "      --pv P            the hypervisor the guest sees: 'hyperv' (Hyper-V's\n"
 "                        leaves only, minivmm's Hyper-V layer; Linux's default),\n"
 "                        'kvm' (KVM's leaves at 0x40000000: kvmclock, steal time;\n"
@@ -518,6 +523,8 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_PC_TESTDEV: cfg->pc_testdev = true; return OPTIONS_OK;
 	case OPT_CPU_FEATURES_LAX: cfg->cpu_features_lax = true; return OPTIONS_OK;
 	case OPT_NO_PIT: cfg->no_pit = true; return OPTIONS_OK;
+	case OPT_CPU_VENDOR:
+		return cpufeat_parse_vendor(arg, cfg->cpu_vendor, err, errlen) ? OPTIONS_ERROR : OPTIONS_OK;
 	case OPT_CPU_FEATURES:
 		return cpufeat_parse(arg, &cfg->cpu_features, err, errlen) ? OPTIONS_ERROR : OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;

@@ -100,6 +100,7 @@ struct vm_config {
 	bool no_pit;			/* --no-pit: a Multiboot kernel gets no PIT */
 	struct cpufeat_req cpu_features;	/* --cpu-features; nr 0: the template as KVM has it */
 	bool cpu_features_lax;		/* --cpu-features-lax: a '+' KVM lacks is a warning */
+	char cpu_vendor[CPUFEAT_VENDOR_LEN + 1];	/* --cpu-vendor; "": the host's */
 	bool hv_xmm;			/* advertise XMM-fast input */
 	unsigned int hv_hints;		/* VMM_HV_HINT_*: --hv-hints, default all */
 	bool hv_hints_given;		/* --hv-hints on the command line */

@@ -131,6 +131,9 @@ void report_banner(const struct vm *vm, FILE *f)
 	}
 	fprintf(f, "%s\n", vm->hypercall_quirk_off ? "" : "; vmcall quirk NOT disabled");
 	fprintf(f, "minivmm: sandbox %s\n", sandbox_banner(vm));
+	if (vm->cfg.cpu_vendor[0])
+		fprintf(f, "minivmm: CPUID vendor %s (--cpu-vendor; the CPU is the host's)\n",
+			vm->cfg.cpu_vendor);
 	if (vm->cfg.preempt.nr) {
 		char what[160];
 

@@ -225,6 +225,8 @@ static int create_vcpus(struct vm *vm, char *err, size_t errlen)
 		err[0] = '\0';
 		break;
 	}
+	if (vm->cfg.cpu_vendor[0])
+		cpufeat_set_vendor(vm->cpuid, vm->cfg.cpu_vendor);
 	for (unsigned int i = 0; i < vm->cfg.nr_vcpus; i++)
 		if (vcpu_create(vm, &vm->vcpus[i], i, err, errlen))
 			return -1;

@@ -28,6 +28,17 @@ static inline struct cpuid_regs cpuid(u32 leaf)
 	return cpuid_count(leaf, 0);
 }
 
+/* Leaf 0's vendor string, from EBX, EDX and ECX in that order, NUL-terminated. */
+static inline void cpuid_vendor(char out[13])
+{
+	struct cpuid_regs r = cpuid(0);
+	const u32 w[3] = { r.ebx, r.edx, r.ecx };
+
+	for (int i = 0; i < 12; i++)
+		out[i] = (char)(w[i / 4] >> (8 * (i % 4)));
+	out[12] = '\0';
+}
+
 static inline u64 rdmsr(u32 msr)
 {
 	u32 lo, hi;

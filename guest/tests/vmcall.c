@@ -51,13 +51,9 @@ static struct hcall_try try_vmmcall(void)
 
 static bool cpu_is_amd(void)
 {
-	struct cpuid_regs r = cpuid(0);
 	char vendor[13];
 
-	memcpy(vendor, &r.ebx, 4);
-	memcpy(vendor + 4, &r.edx, 4);
-	memcpy(vendor + 8, &r.ecx, 4);
-	vendor[12] = '\0';
+	cpuid_vendor(vendor);
 	return !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
 }
 

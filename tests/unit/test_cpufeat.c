@@ -64,6 +64,43 @@ START_TEST(test_apply)
 }
 END_TEST
 
+START_TEST(test_vendor)
+{
+	struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + 3 * sizeof(c->entries[0]));
+	char v[CPUFEAT_VENDOR_LEN + 1];
+
+	ck_assert_int_eq(cpufeat_parse_vendor("GenuineIntel", v, err, sizeof(err)), 0);
+	ck_assert_str_eq(v, "GenuineIntel");
+	ck_assert_int_eq(cpufeat_parse_vendor("Intel", v, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--cpu-vendor 'Intel': need exactly 12 characters"));
+	ck_assert_int_eq(cpufeat_parse_vendor("GenuineIntel!", v, err, sizeof(err)), -1);
+	ck_assert_int_eq(cpufeat_parse_vendor("Genuine\tIntel", v, err, sizeof(err)), -1);
+	ck_assert_int_eq(cpufeat_parse_vendor("Genuine\nntel", v, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "character 8 is not printable ASCII"));
+
+	/* AuthenticAMD's template: leaf 0 (max leaf 0x10), leaf 1, leaf 0x80000000. */
+	ck_assert_ptr_nonnull(c);
+	c->nent = 3;
+	c->entries[0] = (struct kvm_cpuid_entry2){ .function = 0, .eax = 0x10, .ebx = 0x68747541,
+						   .edx = 0x69746e65, .ecx = 0x444d4163 };
+	c->entries[1] = (struct kvm_cpuid_entry2){ .function = 1, .ebx = 0x1234 };
+	c->entries[2] = (struct kvm_cpuid_entry2){ .function = 0x80000000, .eax = 0x80000021,
+						   .ebx = 0x68747541, .edx = 0x69746e65,
+						   .ecx = 0x444d4163 };
+	cpufeat_set_vendor(c, "GenuineIntel");
+	/* "Genu" "ineI" "ntel", little-endian, in EBX, EDX, ECX; EAX and other leaves untouched. */
+	ck_assert_uint_eq(c->entries[0].eax, 0x10);
+	ck_assert_uint_eq(c->entries[0].ebx, 0x756e6547);
+	ck_assert_uint_eq(c->entries[0].edx, 0x49656e69);
+	ck_assert_uint_eq(c->entries[0].ecx, 0x6c65746e);
+	ck_assert_uint_eq(c->entries[1].ebx, 0x1234);
+	ck_assert_uint_eq(c->entries[2].eax, 0x80000021);
+	ck_assert_uint_eq(c->entries[2].ebx, 0x756e6547);
+	ck_assert_uint_eq(c->entries[2].ecx, 0x6c65746e);
+	free(c);
+}
+END_TEST
+
 static Suite *cpufeat_suite(void)
 {
 	Suite *s = suite_create("cpufeat");
@@ -71,6 +108,7 @@ static Suite *cpufeat_suite(void)
 
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_apply);
+	tcase_add_test(tc, test_vendor);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -227,6 +227,12 @@ START_TEST(test_qemu_front_options)
 	ck_assert(cfg.no_pit);
 	ck_assert_int_eq(parse("--cpu-features", "+warp-drive", "k.flat", NULL), OPTIONS_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "unknown feature 'warp-drive'"));
+	ck_assert_int_eq(parse("k.flat", NULL), OPTIONS_OK);
+	ck_assert_str_eq(cfg.cpu_vendor, "");
+	ck_assert_int_eq(parse("--cpu-vendor", "GenuineIntel", "k.flat", NULL), OPTIONS_OK);
+	ck_assert_str_eq(cfg.cpu_vendor, "GenuineIntel");
+	ck_assert_int_eq(parse("--cpu-vendor", "AMD", "k.flat", NULL), OPTIONS_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--cpu-vendor 'AMD': need exactly 12 characters"));
 }
 END_TEST
 

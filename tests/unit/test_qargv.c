@@ -75,6 +75,12 @@ START_TEST(test_append_mem_flags)
 	ck_assert_int_eq(tr(g), QARGV_RUN);
 	ck_assert_str_eq(joined(), "--qemu-exit --cpus 2 --mem 4294967296 --no-pit k");
 	static const char *const sz[] = { "-kernel", "k", "-m", "size=512M", NULL };
+	static const char *const vd[] = { "-kernel", "k", "-cpu", "Opteron_G1,vendor=AuthenticAMD", NULL };
+	static const char *const v2[] = { "-kernel", "k", "-cpu", "max,vendor=AuthenticAMD", "-cpu", "host", NULL };
+	ck_assert_int_eq(tr(vd), QARGV_RUN);
+	ck_assert_str_eq(joined(), "--qemu-exit --cpu-vendor AuthenticAMD k");
+	ck_assert_int_eq(tr(v2), QARGV_RUN);	/* the last -cpu counts */
+	ck_assert_str_eq(joined(), "--qemu-exit k");
 	ck_assert_int_eq(tr(sz), QARGV_RUN);
 	ck_assert_str_eq(joined(), "--qemu-exit --mem 536870912 k");
 }
@@ -108,7 +114,7 @@ START_TEST(test_refusals)
 	static const char *const a2[] = { "-kernel", "k", "-machine", "vmport=on", NULL };
 	static const char *const a3[] = { "-kernel", "k", "-M", "q35,kernel-irqchip=split", NULL };
 	static const char *const a4[] = { "-kernel", "k", "-machine", "accel=tcg", NULL };
-	static const char *const a5[] = { "-kernel", "k", "-cpu", "qemu64,vendor=GenuineIntel", NULL };
+	static const char *const a5[] = { "-kernel", "k", "-cpu", "qemu64,vendor=Intel", NULL };
 	static const char *const a6[] = { "-kernel", "k", "-smp", "2,sockets=2", NULL };
 	static const char *const a7[] = { "-kernel", "k", "-overcommit", "cpu-pm=on", NULL };
 	static const char *const a8[] = { "-kernel", "k", "-m", "lots", NULL };
@@ -126,7 +132,7 @@ START_TEST(test_refusals)
 	refused(a2, "-machine 'vmport=on'");
 	refused(a3, "-machine 'q35'");
 	refused(a4, "accel=tcg: minivmm runs on KVM only");
-	refused(a5, "-cpu property 'vendor=GenuineIntel'");
+	refused(a5, "-cpu ...,vendor=Intel: a vendor is 12 characters");
 	refused(a6, "-smp '2,sockets=2': minivmm has no CPU topology");
 	refused(a7, "-overcommit cpu-pm=on: not something minivmm can do");
 	refused(a8, "-m 'lots'");

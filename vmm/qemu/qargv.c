@@ -77,6 +77,12 @@ static enum qargv_result cpu_property(const char *p, struct qopts *o, struct qar
 		o->hyperv = true;
 		return QARGV_RUN;
 	}
+	if (!strncmp(p, "vendor=", 7)) {
+		if (strlen(p + 7) != 12)
+			return fail(err, errlen, "-cpu ...,%s: a vendor is 12 characters (GenuineIntel, AuthenticAMD)", p);
+		snprintf(run->vendor, sizeof(run->vendor), "%s", p + 7);
+		return QARGV_RUN;
+	}
 	/* What minivmm does anyway: the host's physical address width, every feature KVM has. */
 	if (!strcmp(p, "host-phys-bits") || !strcmp(p, "host-phys-bits=on") ||
 	    !strcmp(p, "migratable=no") || !strcmp(p, "migratable=off") ||
@@ -125,7 +131,7 @@ static enum qargv_result parse_cpu(const char *v, struct qopts *o, struct qargv_
 	if (strlen(v) >= sizeof(buf) || !*v)
 		return fail(err, errlen, "-cpu '%s': need a model (host, max) and flags", v);
 	strcpy(buf, v);
-	run->features[0] = '\0';	/* the last -cpu counts, as in QEMU */
+	run->features[0] = run->vendor[0] = '\0';	/* the last -cpu counts, as in QEMU */
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), first = false) {
 		enum qargv_result r;
 
@@ -277,7 +283,7 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 {
 	static char s_qemu_exit[] = "--qemu-exit", s_cpus[] = "--cpus", s_mem[] = "--mem",
 		    s_initrd[] = "--initrd", s_testdev[] = "--pc-testdev", s_hyperv[] = "--hyperv",
-		    s_features[] = "--cpu-features", s_no_pit[] = "--no-pit", s_lax[] = "--cpu-features-lax", s_dashes[] = "--", s_minivmm[] = "minivmm";
+		    s_features[] = "--cpu-features", s_no_pit[] = "--no-pit", s_lax[] = "--cpu-features-lax", s_vendor[] = "--cpu-vendor", s_dashes[] = "--", s_minivmm[] = "minivmm";
 	int bad = 0;
 
 	if (!o->kernel)
@@ -301,6 +307,8 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 	/* QEMU warns of a '+' flag the host lacks and runs on: so does minivmm, lax. */
 	if (run->features[0])
 		bad |= add(run, s_features) | add(run, run->features) | add(run, s_lax);
+	if (run->vendor[0])
+		bad |= add(run, s_vendor) | add(run, run->vendor);
 	bad |= add(run, (char *)o->kernel);
 	if (o->append && *o->append)
 		bad |= add(run, s_dashes) | add(run, (char *)o->append);

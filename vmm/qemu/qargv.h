@@ -32,7 +32,7 @@ struct qargv_run {
 	char warn[QARGV_MAX_WARN][160];
 	unsigned int nr_warn;
 	/* Room for the values built here (--cpus N, --mem BYTES, --cpu-features LIST). */
-	char cpus[16], mem[24], features[256];
+	char cpus[16], mem[24], features[256], vendor[16];
 };
 
 enum qargv_result qargv_translate(int argc, char **argv, struct qargv_run *run,

@@ -164,6 +164,16 @@ run "$c" 2 -- --pc-testdev "$ELF" && has "$c" err "--pc-testdev: $ELF is not a M
 	run "$c" 2 -- --initrd /dev/null "$ELF" &&
 	has "$c" err "is minivmm's payload, which takes no initrd" && ok "$c"
 
+# kvm-unit-tests' msr, msr64 and syscall entries ask QEMU for vendor=.
+c="--cpu-vendor: the guest reads the vendor given from CPUID leaf 0; a malformed one is refused"
+run "$c" 0 -- --cpu-vendor GenuineIntel --timeout 60 "$ELF" -- smoke &&
+	has "$c" out "minivmm: CPUID vendor GenuineIntel (--cpu-vendor" &&
+	has "$c" out "cpu vendor GenuineIntel" &&
+	run "$c" 0 -- --cpu-vendor AuthenticAMD --timeout 60 "$ELF" -- smoke &&
+	has "$c" out "cpu vendor AuthenticAMD" &&
+	run "$c" 2 -- --cpu-vendor Intel "$ELF" &&
+	has "$c" err "--cpu-vendor 'Intel': need exactly 12 characters" && ok "$c"
+
 c="an ELF32 file without a Multiboot header is refused by name"
 printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$T/elf32"
 head -c 200 /dev/zero >>"$T/elf32"
