@@ -70,6 +70,7 @@ run_nested() {
 	echo nested-tcg-svm >"$out/source"
 	"$top/tests/nested/run-nested.sh" --timeout "${MINIVMM_NESTED_TIMEOUT:-14400}" \
 		--file "$top/minivmm" --file "$top/guest.elf" --file "$top/scripts/bench-matrix.sh" \
+		--env "BENCH_QUICK=${BENCH_QUICK:-0}" \
 		-- "$top/scripts/bench-matrix.sh" --emit "$top/minivmm" "$top/guest.elf" \
 		/tmp/bench "${extra[@]}" |
 		awk -v dir="$out" '
