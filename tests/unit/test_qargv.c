@@ -132,7 +132,7 @@ START_TEST(test_refusals)
 	refused(a2, "-machine 'vmport=on'");
 	refused(a3, "-machine 'q35'");
 	refused(a4, "accel=tcg: minivmm runs on KVM only");
-	refused(a5, "-cpu ...,vendor=Intel: a vendor is 12 characters");
+	refused(a5, "-cpu ...,vendor=Intel: a vendor is 12 printable characters");
 	refused(a6, "-smp '2,sockets=2': minivmm has no CPU topology");
 	refused(a7, "-overcommit cpu-pm=on: not something minivmm can do");
 	refused(a8, "-m 'lots'");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmm/cpufeat.h"
 #include "vmm/errmsg.h"
 #include "vmm/options.h"
 #include "vmm/qemu/qargv.h"
@@ -77,10 +78,10 @@ static enum qargv_result cpu_property(const char *p, struct qopts *o, struct qar
 		o->hyperv = true;
 		return QARGV_RUN;
 	}
+	/* --cpu-vendor's own rule judges the string; the message names QEMU's form. */
 	if (!strncmp(p, "vendor=", 7)) {
-		if (strlen(p + 7) != 12)
-			return fail(err, errlen, "-cpu ...,%s: a vendor is 12 characters (GenuineIntel, AuthenticAMD)", p);
-		snprintf(run->vendor, sizeof(run->vendor), "%s", p + 7);
+		if (cpufeat_parse_vendor(p + 7, run->vendor, err, errlen))
+			return fail(err, errlen, "-cpu ...,%s: a vendor is 12 printable characters (GenuineIntel, AuthenticAMD)", p);
 		return QARGV_RUN;
 	}
 	/* What minivmm does anyway: the host's physical address width, every feature KVM has. */

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "vmm/cpufeat.h"
+
 #define QARGV_MAX_ARGS	32
 #define QARGV_MAX_WARN	4
 
@@ -32,7 +34,7 @@ struct qargv_run {
 	char warn[QARGV_MAX_WARN][160];
 	unsigned int nr_warn;
 	/* Room for the values built here (--cpus N, --mem BYTES, --cpu-features LIST). */
-	char cpus[16], mem[24], features[256], vendor[16];
+	char cpus[16], mem[24], features[256], vendor[CPUFEAT_VENDOR_LEN + 1];
 };
 
 enum qargv_result qargv_translate(int argc, char **argv, struct qargv_run *run,
