@@ -8,7 +8,7 @@
 #   KUT_ONLY      blank-separated entry names (default: every script)
 #   KUT_QEMU      the QEMU to compare with (default qemu-system-x86_64; 'none': skip)
 #   KUT_OUT       the table (default docs/results/kut-<backend>.md)
-#   KUT_LOGS      keep each run's output in this directory
+#   KUT_LOGS      keep each run's output in this directory (not with KUT_NESTED)
 #   KUT_NESTED=1  run the table inside the nested SVM VM (tests/nested/run-nested.sh:
 #                 QEMU TCG + kvm_amd), QEMU's side included; the default where
 #                 this machine has no /dev/kvm. KUT_NESTED_TIMEOUT bounds the VM
@@ -23,9 +23,10 @@ die() { echo "kut-table: $*" >&2; exit 2; }
 # Inside the nested VM every row is printed as it is made, after ROW_MARK:
 # a VM that wedges under TCG (docs/backends.md) still leaves the rows so far.
 ROW_MARK=KUT-TABLE-ROW:
+[ -d "$kut/standalone" ] || die "no standalone scripts in $kut (see its README.md; set KUT_DIR)"
+[ -x "$top/minivmm-qemu" ] || die "build minivmm-qemu first (make)"
 if [ "${KUT_NESTED:-}" = 1 ] || { [ ! -c /dev/kvm ] && [ -z "${KUT_INSIDE:-}" ]; }; then
-	[ -d "$kut/standalone" ] || die "no standalone scripts in $kut (see its README.md; set KUT_DIR)"
-	[ -x "$top/minivmm-qemu" ] || die "build minivmm-qemu first (make)"
+	[ -z "${KUT_LOGS:-}" ] || die "KUT_LOGS: in the nested VM the runs' logs stay in the VM (its rows come out, not its files)"
 	kut=$(cd "$kut" && pwd)
 	files=(--file "$top/minivmm" --file "$top/minivmm-qemu" --file "$top/guest.elf" --file "$0" --file "$kut")
 	# The runner's tools busybox lacks (kvm-unit-tests' runner is bash, asks
@@ -65,15 +66,12 @@ if [ "${KUT_NESTED:-}" = 1 ] || { [ ! -c /dev/kvm ] && [ -z "${KUT_INSIDE:-}" ];
 	exit 0
 fi
 
-qemu=${KUT_QEMU:-qemu-system-x86_64}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # KUT_LOGS=DIR keeps every run's output there (ENTRY.minivmm, ENTRY.qemu).
 logs=${KUT_LOGS:-$work}
 mkdir -p "$logs"
 
-[ -d "$kut/standalone" ] || die "no standalone scripts in $kut (see its README.md; set KUT_DIR)"
-[ -x "$top/minivmm-qemu" ] || die "build minivmm-qemu first (make)"
 [ -c /dev/kvm ] || die "no /dev/kvm here"
 [ "$qemu" = none ] || command -v "$qemu" >/dev/null || qemu=none
 
