@@ -198,6 +198,7 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/host/tally.sh
 	$(Q)./tests/host/make-targets.sh
 	$(Q)./tests/host/run-nested-options.sh
+	$(Q)./tests/host/integration-retry.sh
 	$(Q)./tests/compare/compare.sh
 
 integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio \

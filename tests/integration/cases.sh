@@ -1,7 +1,7 @@
 #!/bin/sh
 # Integration cases: boot the real guest.elf on /dev/kvm and check what
 # minivmm says and how it exits. The cases live in cases.d/AREA.sh; this
-# file gives them their helpers (run, has, ok, bad, skip; $VMM, $ELF,
+# file gives them their helpers (run, has, ok, bad, skip, step; $VMM, $ELF,
 # $VMM_ASAN, $T) and runs the areas named (default: all of them).
 # MINIVMM_ASAN is minivmm built with ASan+UBSan+LSan (cases.d/leaks.sh).
 # POSIX sh, so it also runs under busybox inside the nested test VM.
@@ -54,6 +54,19 @@ on_backend() {
 	grep -qF "kvm backend $2" "$T/out" && return 0
 	bad "$1" "banner does not say 'kvm backend $2': $(grep -m1 'kvm backend' "$T/out")"
 	return 1
+}
+
+# step CMD [ARG...]: one resumable step of an area (a boot and its checks).
+# A nested VM that ends without a verdict is replaced by a fresh one
+# (tests/integration/run.sh), told in MINIVMM_RESUME_AFTER how many steps
+# the VMs before it decided: those are not run again. After each step a
+# STEP-DONE line carries this run's totals, which run.sh adds up.
+step_n=0
+step() {
+	step_n=$((step_n + 1))
+	[ "$step_n" -le "${MINIVMM_RESUME_AFTER:-0}" ] && return 0
+	"$@"
+	echo "STEP-DONE: $step_n ($pass passed, $fail failed)"
 }
 
 # has NAME FILE PATTERN: the output must contain the fixed string.

@@ -158,9 +158,9 @@ lx_tty_boot() {
 
 # lx_tty_cases: the shell through a terminal, left by typing exit and by Ctrl-A x.
 lx_tty_cases() {
-	lx_tty_boot "linux shell on a terminal: a typed command answered, 'exit' -> poweroff -> 0, terminal restored" \
+	step lx_tty_boot "linux shell on a terminal: a typed command answered, 'exit' -> poweroff -> 0, terminal restored" \
 		0 '?a shell on ttyS0|!echo mvm-$((6*7))|?mvm-42|!exit'
-	lx_tty_boot "linux shell on a terminal: Ctrl-A x -> 130, terminal restored" \
+	step lx_tty_boot "linux shell on a terminal: Ctrl-A x -> 130, terminal restored" \
 		130 '?a shell on ttyS0|!echo mvm-$((6*7))|?mvm-42|^A|=x'
 }
 
@@ -212,6 +212,9 @@ lx_boot() {
 	return 0
 }
 lx_any_passed=""
+# Resumed in a fresh nested VM (cases.sh's step): the first boot was
+# decided in an earlier one, so a failure here is no canary.
+[ "${MINIVMM_RESUME_AFTER:-0}" -gt 0 ] && lx_any_passed=1
 # shellcheck source=tests/integration/cases.d/linux_work.inc
 . "$lx_top/tests/integration/cases.d/linux_work.inc"
 
@@ -235,7 +238,7 @@ if [ -n "${MVM_LINUX_SKIP:-}" ]; then
 else
 	bz=$MVM_LINUX_BZIMAGE
 	# The first is the simplest boot: if it fails, the others are not tried.
-	lx_boot "linux 6.1 bzImage: 1 vCPU, --pv hyperv, poweroff -> 0" "$bz" 1 hyperv poweroff --mem "$LX_MEM"
+	step lx_boot "linux 6.1 bzImage: 1 vCPU, --pv hyperv, poweroff -> 0" "$bz" 1 hyperv poweroff --mem "$LX_MEM"
 	if [ -n "${MVM_LINUX_QUICK:-}" ]; then
 		# VMX under Bochs, where one boot takes minutes: that boot only.
 		echo "linux: MVM_LINUX_QUICK set: the first boot only"
@@ -244,27 +247,27 @@ else
 		# at least once, in six boots of the matrix below. Each boot is
 		# another chance for the nested VM itself to wedge
 		# (docs/linux-tests.md), so the whole matrix is make check-linux's.
-		lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv hyperv, exit port 7 -> 7" "$bz" 2 hyperv exit:7 --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 1 vCPU, --pv kvm, panic -> 3" "$bz" 1 kvm panic --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv none, exit port 7 -> 7" "$bz" 4 none exit:7 --mem "$LX_MEM"
-		lx_vmlinux_boot
-		lx_612_boot
+		step lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv hyperv, exit port 7 -> 7" "$bz" 2 hyperv exit:7 --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 1 vCPU, --pv kvm, panic -> 3" "$bz" 1 kvm panic --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv none, exit port 7 -> 7" "$bz" 4 none exit:7 --mem "$LX_MEM"
+		step lx_vmlinux_boot
+		step lx_612_boot
 		lx_tty_cases
 		lx_work_cases
 	else
 		# make check-linux: the personality x vCPU matrix on the 6.1
 		# bzImage, the four endings spread over it so that each
 		# personality sees most of them.
-		lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv hyperv, exit port 7 -> 7" "$bz" 2 hyperv exit:7 --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv hyperv, panic -> 3" "$bz" 4 hyperv panic --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 1 vCPU, --pv kvm, panic -> 3" "$bz" 1 kvm panic --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv kvm, reboot -> 4" "$bz" 2 kvm reboot --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv kvm, poweroff -> 0" "$bz" 4 kvm poweroff --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 1 vCPU, --pv none, reboot -> 4" "$bz" 1 none reboot --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv none, panic -> 3" "$bz" 2 none panic --mem "$LX_MEM"
-		lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv none, exit port 7 -> 7" "$bz" 4 none exit:7 --mem "$LX_MEM"
-		lx_vmlinux_boot
-		lx_612_boot
+		step lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv hyperv, exit port 7 -> 7" "$bz" 2 hyperv exit:7 --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv hyperv, panic -> 3" "$bz" 4 hyperv panic --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 1 vCPU, --pv kvm, panic -> 3" "$bz" 1 kvm panic --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv kvm, reboot -> 4" "$bz" 2 kvm reboot --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv kvm, poweroff -> 0" "$bz" 4 kvm poweroff --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 1 vCPU, --pv none, reboot -> 4" "$bz" 1 none reboot --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 2 vCPUs, --pv none, panic -> 3" "$bz" 2 none panic --mem "$LX_MEM"
+		step lx_boot "linux 6.1 bzImage: 4 vCPUs, --pv none, exit port 7 -> 7" "$bz" 4 none exit:7 --mem "$LX_MEM"
+		step lx_vmlinux_boot
+		step lx_612_boot
 		lx_tty_cases
 		lx_work_cases
 	fi
