@@ -130,7 +130,7 @@ run_group() {	# run_group NAME AREA...
 		summary+=("$name: no verdict, ${t} s")
 		return
 	fi
-	grep -vE "$verdict" "$log"
+	grep -vE "$verdict|^STEP-DONE: " "$log"
 	local p f s
 	read -r p f < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -n 1)
 	# Case SKIPs only, not the guest's own lines a FAIL prints between ---- marks.
