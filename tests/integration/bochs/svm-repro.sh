@@ -1,6 +1,7 @@
 # The cases that hung or failed on AMD SVM under Bochs before
 # svm-intr-mask.patch (../shared/vmx-bochs/README.md) and the project's own
-# tests/nested/bochs-svm-shutdown.patch and bochs-svm-sstep.patch, first in
+# tests/nested/bochs-svm-shutdown.patch, bochs-svm-sstep.patch and
+# bochs-lm-tr.patch, first in
 # `make check-svm-bochs` (tests/integration/bochs.sh svm full): they prove
 # the test bed is the fixed build. Sourced by cases.sh (run, has, ok, bad,
 # skip). With the unpatched build (MINIVMM_BOCHS_DIR=an older build):
@@ -17,7 +18,10 @@
 #       and the whole test VM was gone;
 #   (4) a #VMEXIT kept the single-step trap scheduled for the intercepted
 #       instruction, so the host took it: vmexit's path lengths (it
-#       single-steps each hypercall row) triple-faulted the L1.
+#       single-steps each hypercall row) triple-faulted the L1;
+#   (5) turning on long mode was refused (#GP) while TR held a 16-bit TSS,
+#       which KVM's SVM reset state gives every AP: kvm-unit-tests' second
+#       vCPU triple-faulted right after its INIT/SIPI start.
 
 c="SVM-Bochs: smoke with 2 vCPUs: both online in time, CPL3 self-IPI with IF=1 taken (fix 1)"
 run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && on_backend "$c" svm &&
@@ -50,3 +54,14 @@ c="SVM-Bochs: vmexit single-steps hypercall paths across #VMEXITs, the host unto
 run "$c" 0 -- --cpus 1 --iters 5 --timeout 120 "$ELF" -- vmexit && on_backend "$c" svm &&
 	has "$c" out "PASS: vmexit: hypercall path lengths single-stepped, CPL0 instruction cost measured" &&
 	has "$c" out " passed, 0 failed" && ok "$c"
+
+# kvm-unit-tests' AP start turns on long mode before its LTR, with the busy
+# 16-bit TSS of KVM's SVM reset state in TR.
+c="SVM-Bochs: kvm-unit-tests smptest.flat with 2 vCPUs: the AP turns on long mode (fix 5)"
+if [ ! -r "${KUT_DIR:-}/smptest.flat" ]; then
+	skip "$c" "fixture not found in ${KUT_DIR:-KUT_DIR unset} (set KUT_DIR)"
+else
+	run "$c" 0 -- --cpus 2 --timeout 120 "$KUT_DIR/smptest.flat" && on_backend "$c" svm &&
+		has "$c" out "found 2 cpus" && has "$c" out "PASS: IPI to each CPU" &&
+		has "$c" out "SUMMARY: 1 tests" && ok "$c"
+fi
