@@ -113,7 +113,7 @@ static bool handle_requests(struct vcpu *v)
 	if (req & VCPU_REQ_FLUSH)
 		vcpu_flush_pending(v);
 	if (req & VCPU_REQ_DUMP)
-		vcpu_dump(v, false);
+		vcpu_dump(v, v->vm->cfg.nr_vcpus <= VCPU_DUMP_FULL_MAX);
 	if (req & VCPU_REQ_PAUSE)
 		do_pause(v);
 	return (req & VCPU_REQ_STOP) || atomic_load(&v->vm->stopping);

@@ -219,6 +219,25 @@ static void dump_seg(FILE *f, const char *name, const struct kvm_segment *s)
 		s->dpl, (unsigned long long)s->base, s->limit, s->type, s->l);
 }
 
+/* The words at the top of the stack, as far as they can be read. */
+static void dump_stack(FILE *f, const struct vcpu *v, const struct kvm_sregs *s, uint64_t rsp)
+{
+	uint64_t w[VCPU_DUMP_STACK_WORDS];
+	unsigned int n = x86_read_stack(&v->vm->mem, s, rsp, w, VCPU_DUMP_STACK_WORDS);
+
+	if (!n) {
+		fprintf(f, "  stack: not readable at RSP (not mapped, or paging the dump does not walk)\n");
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (i % 4 == 0)
+			fprintf(f, "  RSP+%03x:", i * 8);
+		fprintf(f, " %016llx", (unsigned long long)w[i]);
+		if (i % 4 == 3 || i == n - 1)
+			fputc('\n', f);
+	}
+}
+
 void vcpu_dump(struct vcpu *v, bool full)
 {
 	struct kvm_regs r;
@@ -247,6 +266,7 @@ void vcpu_dump(struct vcpu *v, bool full)
 	dump_seg(f, "SS", &s.ss);
 	fprintf(f, "  GDT=%llx/%x IDT=%llx/%x\n", (unsigned long long)s.gdt.base, s.gdt.limit,
 		(unsigned long long)s.idt.base, s.idt.limit);
+	dump_stack(f, v, &s, r.rsp);
 out:
 	fflush(f);
 	pthread_mutex_unlock(&v->vm->out_lock);

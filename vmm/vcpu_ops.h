@@ -85,7 +85,14 @@ int vcpu_pause_sibling(struct vcpu *caller, unsigned int target, unsigned int us
 
 /* Print a crash report for this vCPU (from its own thread) and stop the VM with 3. */
 void vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* One-line or full register dump to stderr. */
+/*
+ * One-line or full register dump to stderr; the full one ends with the
+ * first VCPU_DUMP_STACK_WORDS words of the stack. A timeout dumps each vCPU
+ * in full when the VM has at most VCPU_DUMP_FULL_MAX of them (one line each
+ * otherwise: a 1024-vCPU hang stays readable).
+ */
+#define VCPU_DUMP_STACK_WORDS	32
+#define VCPU_DUMP_FULL_MAX	4
 void vcpu_dump(struct vcpu *v, bool full);
 
 #endif

@@ -273,6 +273,20 @@ int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint
 	return x86_read_gva(mem, s->cr3, la, dst, len);
 }
 
+unsigned int x86_read_stack(const struct guest_mem *mem, const struct kvm_sregs *s,
+			    uint64_t rsp, uint64_t *words, unsigned int max)
+{
+	bool bits64 = (s->efer & X86_EFER_LMA) && s->cs.l;
+	/* Outside 64-bit code the stack is SS-relative (ESP; SP as its low half). */
+	uint64_t la = bits64 ? rsp : s->ss.base + (uint32_t)rsp;
+	unsigned int n;
+
+	for (n = 0; n < max; n++)
+		if (x86_read_linear(mem, s, la + 8ull * n, &words[n], sizeof(words[n])))
+			break;
+	return n;
+}
+
 void x86_sregs_keep_svm_tr(struct kvm_sregs *sr, bool svm)
 {
 	if (svm && sr->tr.type == X86_TSS_BUSY)

@@ -58,6 +58,15 @@ int x86_read_gva(const struct guest_mem *mem, uint64_t cr3, uint64_t gva, void *
 int x86_read_linear(const struct guest_mem *mem, const struct kvm_sregs *s, uint64_t la,
 		    void *dst, size_t len);
 
+/*
+ * Up to `max` 8-byte words from the stack at `rsp` (SS-relative outside
+ * 64-bit code), through x86_read_linear: how many were read, stopping at
+ * the first that cannot be (a crash report shows what it can, e.g. a stack
+ * that ends at an unmapped page).
+ */
+unsigned int x86_read_stack(const struct guest_mem *mem, const struct kvm_sregs *s,
+			    uint64_t rsp, uint64_t *words, unsigned int max);
+
 /* TSS descriptor types (the 32-bit and the 64-bit TSS share them). */
 #define X86_TSS_AVAILABLE	9
 #define X86_TSS_BUSY		11

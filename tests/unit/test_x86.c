@@ -187,6 +187,44 @@ START_TEST(test_x86_read_linear)
 }
 END_TEST
 
+/*
+ * The crash report's stack words: as many as can be read, in 64-bit code at
+ * RSP through the tables, elsewhere at SS.base + ESP.
+ */
+START_TEST(test_x86_read_stack)
+{
+	struct kvm_sregs s;
+	uint8_t *ram = mem_gpa_to_host(&mem, 0, RAM);
+	uint64_t w[4] = { 0 }, a = 0x1111, b = 0x2222;
+
+	memcpy(ram + 0x300ff0, &a, 8);
+	memcpy(ram + 0x300ff8, &b, 8);
+	memset(&s, 0, sizeof(s));
+	s.cr0 = X86_CR0_PE | X86_CR0_PG;
+	s.cr3 = PML4;
+	s.cr4 = 0x20;
+	s.efer = X86_EFER_LMA;
+	s.cs.l = 1;
+	/* PT[8] maps 3 MiB; the page after it is not mapped: two words, then a stop. */
+	ck_assert_uint_eq(x86_read_stack(&mem, &s, GVA(1, 2, 3, 8, 0xff0), w, 4), 2);
+	ck_assert_uint_eq(w[0], 0x1111);
+	ck_assert_uint_eq(w[1], 0x2222);
+	ck_assert_uint_eq(x86_read_stack(&mem, &s, GVA(1, 2, 3, 8, 0xff0), w, 1), 1);
+	ck_assert_uint_eq(x86_read_stack(&mem, &s, 0x300ff0, w, 4), 0);	/* not mapped */
+	/* 32-bit code without paging: SS.base + ESP, the upper half of RSP ignored. */
+	s.cr0 = X86_CR0_PE;
+	s.efer = 0;
+	s.cs.l = 0;
+	s.ss.base = 0x300000;
+	memset(w, 0, sizeof(w));
+	ck_assert_uint_eq(x86_read_stack(&mem, &s, 0xabcd00000ff0ull, w, 4), 4);
+	ck_assert_uint_eq(w[0], 0x1111);
+	ck_assert_uint_eq(w[1], 0x2222);
+	ck_assert_uint_eq(x86_read_stack(&mem, &s, RAM - 0x300010, w, 4), 2);	/* RAM ends */
+	ck_assert_uint_eq(x86_read_stack(&mem, &s, RAM, w, 4), 0);		/* past RAM */
+}
+END_TEST
+
 /* The VMM's own boot tables: the identity map with page 0 left out. */
 START_TEST(test_x86_boot_tables)
 {
@@ -240,6 +278,7 @@ static Suite *x86_suite(void)
 	tcase_add_test(tc, test_x86_walk_canonical);
 	tcase_add_test(tc, test_x86_read_gva);
 	tcase_add_test(tc, test_x86_read_linear);
+	tcase_add_test(tc, test_x86_read_stack);
 	tcase_add_test(tc, test_x86_boot_tables);
 	tcase_add_test(tc, test_x86_keep_svm_tr);
 	suite_add_tcase(s, tc);

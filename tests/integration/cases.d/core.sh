@@ -29,9 +29,19 @@ if run "$c" 3 -- --timeout 30 "$ELF" -- triple-fault; then
 	fi
 fi
 
-c="--timeout ends a spinning guest with RIPs"
-run "$c" 3 -- --cpus 2 --timeout 2 "$ELF" -- spin &&
-	has "$c" err "timeout" && has "$c" err "vCPU 0: RIP=" && has "$c" err "vCPU 1: RIP=" && ok "$c"
+c="--timeout ends a spinning guest, each of its 2 vCPUs dumped with the top of its stack"
+if run "$c" 3 -- --cpus 2 --timeout 2 "$ELF" -- spin &&
+	has "$c" err "timeout" && has "$c" err "vCPU 0: RIP=" && has "$c" err "vCPU 1: RIP=" &&
+	has "$c" err "CR0="; then
+	n=$(grep -c "^  RSP+000: [0-9a-f]\{16\}" "$T/err")
+	if [ "$n" -eq 2 ]; then ok "$c"; else bad "$c" "$n stack dumps, expected 2"; fi
+fi
+
+# Past VCPU_DUMP_FULL_MAX (4) vCPUs a timeout prints one line a vCPU.
+c="--timeout with 5 vCPUs: one RIP line each, no register or stack dump"
+if run "$c" 3 -- --cpus 5 --timeout 2 "$ELF" -- spin && has "$c" err "vCPU 4: RIP="; then
+	if grep -qE "CR0=|RSP\+000:" "$T/err"; then bad "$c" "a full dump past 4 vCPUs"; else ok "$c"; fi
+fi
 
 c="unclaimed port and MMIO read ones and are reported once"
 run "$c" 0 -- --timeout 30 "$ELF" -- unclaimed &&
