@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <linux/kvm.h>
 #include <asm/kvm_para.h>
+#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,40 @@ static uint32_t kvm_base(enum pv_personality pv)
 	}
 }
 
+int cpuid_host_l1_cache(struct kvm_cpuid2 *c, unsigned int cap, const uint32_t host[4])
+{
+	const struct kvm_cpuid_entry2 *ext = cpuid_find(c, 0x80000000);
+	struct kvm_cpuid_entry2 *e = (struct kvm_cpuid_entry2 *)cpuid_find(c, CPUID_L1_CACHE_LEAF);
+
+	if (!ext || ext->eax < CPUID_L1_CACHE_LEAF || !(host[0] | host[1] | host[2] | host[3]))
+		return 0;
+	if (e && (e->eax | e->ebx | e->ecx | e->edx))
+		return 0;
+	if (!e) {
+		if (c->nent >= cap)
+			return -1;
+		e = &c->entries[c->nent++];
+		memset(e, 0, sizeof(*e));
+		e->function = CPUID_L1_CACHE_LEAF;
+	}
+	e->eax = host[0];
+	e->ebx = host[1];
+	e->ecx = host[2];
+	e->edx = host[3];
+	return 1;
+}
+
+/* CPUID 0x80000005 as this host's CPU reports it; zeros past its extended range. */
+static void host_l1_cache(uint32_t out[4])
+{
+	uint32_t max = 0, b, c, d;
+
+	memset(out, 0, 4 * sizeof(out[0]));
+	__cpuid(0x80000000, max, b, c, d);
+	if (max >= CPUID_L1_CACHE_LEAF)
+		__cpuid(CPUID_L1_CACHE_LEAF, out[0], out[1], out[2], out[3]);
+}
+
 int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,
 		const struct hv_cpuid_leaf *hl, size_t nhl)
 {
@@ -115,8 +150,16 @@ struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv,
 	unsigned int cap;
 	struct kvm_cpuid2 *c = get_supported(kvm_fd, &cap, err, errlen);
 
+	uint32_t host[4];
+
 	if (!c)
 		return NULL;
+	host_l1_cache(host);
+	if (cpuid_host_l1_cache(c, cap, host) < 0) {
+		snprintf(err, errlen, "CPUID: no room for leaf 0x80000005 (a bug in minivmm)");
+		free(c);
+		return NULL;
+	}
 	if (pv != PV_HYPERV && pv != PV_HYPERV_KVM)
 		nhl = 0;
 	if (cpuid_shape(c, cap, pv, hl, nhl)) {

@@ -36,6 +36,18 @@ struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv,
  */
 int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,
 		const struct hv_cpuid_leaf *hl, size_t nhl);
+/*
+ * CPUID 0x80000005, AMD's L1 cache and TLB identifiers: KVM before Linux 6.6
+ * reports it as zeros (KVM_GET_SUPPORTED_CPUID did not pass it through), and
+ * Linux on an AMD family 15h CPU divides by the L1 instruction cache's
+ * associativity from it (bsp_init_amd): a divide error before its console
+ * is up. Where KVM's leaf is zeros or missing but its extended range reaches
+ * 0x80000005, take `host` (that leaf on this host, EAX..EDX), as newer KVM
+ * does. 1 when the leaf was filled, 0 when left alone, -1 when an entry was
+ * needed and `c` (room for `cap`) has none.
+ */
+#define CPUID_L1_CACHE_LEAF	0x80000005u
+int cpuid_host_l1_cache(struct kvm_cpuid2 *c, unsigned int cap, const uint32_t host[4]);
 /* Install the template on a vCPU with its own APIC ID patched in. */
 int cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id);
 /* KVM's paravirt feature bits as offered in the template (0 if none). */

@@ -96,6 +96,58 @@ START_TEST(test_no_room)
 }
 END_TEST
 
+/*
+ * Leaf 0x80000005 from the host where KVM zeroed it or left it out, within
+ * KVM's extended range; never over KVM's own values, never past the range.
+ */
+static const uint32_t host_l1[4] = { 0xff40ff18, 0xff40ff30, 0x10040140, 0x40020140 };
+
+START_TEST(test_host_l1_cache)
+{
+	struct kvm_cpuid2 *c = fake_supported();
+	const struct kvm_cpuid_entry2 *e;
+	static const uint32_t none[4];
+
+	/* No 0x80000000 entry: the range is unknown, nothing added. */
+	ck_assert_int_eq(cpuid_host_l1_cache(c, CAP, host_l1), 0);
+	ck_assert_ptr_null(leaf(c, CPUID_L1_CACHE_LEAF));
+	/* A range that ends before it: nothing added either. */
+	c->entries[c->nent++] = (struct kvm_cpuid_entry2){ .function = 0x80000000, .eax = 0x80000004 };
+	ck_assert_int_eq(cpuid_host_l1_cache(c, CAP, host_l1), 0);
+	ck_assert_ptr_null(leaf(c, CPUID_L1_CACHE_LEAF));
+	/* In range and missing: added with the host's four registers. */
+	c->entries[c->nent - 1].eax = 0x8000001e;
+	ck_assert_int_eq(cpuid_host_l1_cache(c, CAP, host_l1), 1);
+	e = leaf(c, CPUID_L1_CACHE_LEAF);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->eax, 0xff40ff18);
+	ck_assert_uint_eq(e->edx, 0x40020140);
+	ck_assert_uint_eq(e->index, 0);
+	ck_assert_uint_eq(c->nent, 6);
+	/* KVM's own values stay: a second call changes nothing. */
+	ck_assert_int_eq(cpuid_host_l1_cache(c, CAP, (const uint32_t[4]){ 1, 2, 3, 4 }), 0);
+	ck_assert_uint_eq(leaf(c, CPUID_L1_CACHE_LEAF)->edx, 0x40020140);
+	/* Zeros from KVM are filled in place, no entry added. */
+	((struct kvm_cpuid_entry2 *)leaf(c, CPUID_L1_CACHE_LEAF))->eax = 0;
+	((struct kvm_cpuid_entry2 *)leaf(c, CPUID_L1_CACHE_LEAF))->ebx = 0;
+	((struct kvm_cpuid_entry2 *)leaf(c, CPUID_L1_CACHE_LEAF))->ecx = 0;
+	((struct kvm_cpuid_entry2 *)leaf(c, CPUID_L1_CACHE_LEAF))->edx = 0;
+	ck_assert_int_eq(cpuid_host_l1_cache(c, CAP, host_l1), 1);
+	ck_assert_uint_eq(leaf(c, CPUID_L1_CACHE_LEAF)->ecx, 0x10040140);
+	ck_assert_uint_eq(c->nent, 6);
+	free(c);
+
+	/* A host without the leaf (zeros) adds nothing; no room is -1. */
+	c = fake_supported();
+	c->entries[c->nent++] = (struct kvm_cpuid_entry2){ .function = 0x80000000, .eax = 0x80000008 };
+	ck_assert_int_eq(cpuid_host_l1_cache(c, CAP, none), 0);
+	ck_assert_ptr_null(leaf(c, CPUID_L1_CACHE_LEAF));
+	ck_assert_int_eq(cpuid_host_l1_cache(c, c->nent, host_l1), -1);
+	ck_assert_ptr_null(leaf(c, CPUID_L1_CACHE_LEAF));
+	free(c);
+}
+END_TEST
+
 static Suite *cpuid_suite(void)
 {
 	Suite *s = suite_create("cpuid");
@@ -105,6 +157,7 @@ static Suite *cpuid_suite(void)
 	tcase_add_test(tc, test_hyperv_only);
 	tcase_add_test(tc, test_kvm_only_and_none);
 	tcase_add_test(tc, test_no_room);
+	tcase_add_test(tc, test_host_l1_cache);
 	suite_add_tcase(s, tc);
 	return s;
 }
