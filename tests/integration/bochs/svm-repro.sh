@@ -1,7 +1,7 @@
 # The cases that hung or failed on AMD SVM under Bochs before
 # svm-intr-mask.patch (../shared/vmx-bochs/README.md) and the project's own
-# tests/nested/bochs-svm-shutdown.patch, bochs-svm-sstep.patch and
-# bochs-lm-tr.patch, first in
+# tests/nested/bochs-svm-shutdown.patch, bochs-svm-sstep.patch,
+# bochs-lm-tr.patch and bochs-svm-cr2.patch, first in
 # `make check-svm-bochs` (tests/integration/bochs.sh svm full): they prove
 # the test bed is the fixed build. Sourced by cases.sh (run, has, ok, bad,
 # skip). With the unpatched build (MINIVMM_BOCHS_DIR=an older build):
@@ -21,7 +21,10 @@
 #       single-steps each hypercall row) triple-faulted the L1;
 #   (5) turning on long mode was refused (#GP) while TR held a 16-bit TSS,
 #       which KVM's SVM reset state gives every AP: kvm-unit-tests' second
-#       vCPU triple-faulted right after its INIT/SIPI start.
+#       vCPU triple-faulted right after its INIT/SIPI start;
+#   (6) VMRUN did not load the guest's CR2 from the VMCB, so a guest ran with
+#       the host's last faulting address in CR2 (seen in a Linux guest's dump:
+#       an address of the L1's user space).
 
 c="SVM-Bochs: smoke with 2 vCPUs: both online in time, CPL3 self-IPI with IF=1 taken (fix 1)"
 run "$c" 0 -- --cpus 2 --timeout 120 "$ELF" && on_backend "$c" svm &&
@@ -65,3 +68,9 @@ else
 		has "$c" out "found 2 cpus" && has "$c" out "PASS: IPI to each CPU" &&
 		has "$c" out "SUMMARY: 1 tests" && ok "$c"
 fi
+
+# guest.elf's spin takes no page fault, so its CR2 is still the reset value
+# when the timeout dumps it (KVM reads it back from the VMCB at each exit).
+c="SVM-Bochs: a guest that never faulted dumps CR2=0, not the host's (fix 6)"
+run "$c" 3 -- --cpus 1 --timeout 2 "$ELF" -- spin && on_backend "$c" svm &&
+	has "$c" err "vCPU 0: RIP=" && has "$c" err " CR2=0 CR3=" && ok "$c"
