@@ -37,8 +37,8 @@ struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv,
 int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,
 		const struct hv_cpuid_leaf *hl, size_t nhl);
 /*
- * CPUID 0x80000005, AMD's L1 cache and TLB identifiers: KVM before Linux 6.6
- * reports it as zeros (KVM_GET_SUPPORTED_CPUID did not pass it through), and
+ * CPUID 0x80000005, AMD's L1 cache and TLB identifiers: KVM 6.1 reports it as
+ * zeros (KVM_GET_SUPPORTED_CPUID did not pass it through then), and
  * Linux on an AMD family 15h CPU divides by the L1 instruction cache's
  * associativity from it (bsp_init_amd): a divide error before its console
  * is up. Where KVM's leaf is zeros or missing but its extended range reaches
