@@ -87,10 +87,20 @@ static uint32_t kvm_base(enum pv_personality pv)
 	}
 }
 
+/* Where leaf FUNCTION (subleaf 0) is in C, or -1. */
+static int cpuid_slot(const struct kvm_cpuid2 *c, uint32_t function)
+{
+	for (unsigned int i = 0; i < c->nent; i++)
+		if (c->entries[i].function == function && !c->entries[i].index)
+			return (int)i;
+	return -1;
+}
+
 int cpuid_host_l1_cache(struct kvm_cpuid2 *c, unsigned int cap, const uint32_t host[4])
 {
 	const struct kvm_cpuid_entry2 *ext = cpuid_find(c, 0x80000000);
-	struct kvm_cpuid_entry2 *e = (struct kvm_cpuid_entry2 *)cpuid_find(c, CPUID_L1_CACHE_LEAF);
+	int slot = cpuid_slot(c, CPUID_L1_CACHE_LEAF);
+	struct kvm_cpuid_entry2 *e = slot < 0 ? NULL : &c->entries[slot];
 
 	if (!ext || ext->eax < CPUID_L1_CACHE_LEAF || !(host[0] | host[1] | host[2] | host[3]))
 		return 0;
@@ -194,10 +204,9 @@ int cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id)
 
 const void *cpuid_find(const struct kvm_cpuid2 *c, uint32_t function)
 {
-	for (unsigned int i = 0; i < c->nent; i++)
-		if (c->entries[i].function == function && !c->entries[i].index)
-			return &c->entries[i];
-	return NULL;
+	int i = cpuid_slot(c, function);
+
+	return i < 0 ? NULL : &c->entries[i];
 }
 
 uint32_t cpuid_kvm_features(const struct kvm_cpuid2 *c, enum pv_personality pv)
