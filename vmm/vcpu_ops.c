@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 
 #include "vmm/exitstatus.h"
+#include "vmm/resetstate.h"
 #include "vmm/vcpu.h"
 #include "vmm/vcpu_ops.h"
 #include "vmm/vcpu_req.h"
@@ -266,7 +267,10 @@ void vcpu_dump(struct vcpu *v, bool full)
 	dump_seg(f, "SS", &s.ss);
 	fprintf(f, "  GDT=%llx/%x IDT=%llx/%x\n", (unsigned long long)s.gdt.base, s.gdt.limit,
 		(unsigned long long)s.idt.base, s.idt.limit);
-	dump_stack(f, v, &s, r.rsp);
+	if (x86_is_reset_state(&r, &s))
+		fprintf(f, "  stack: not shown (reset state: RSP is not a stack the guest set up)\n");
+	else
+		dump_stack(f, v, &s, r.rsp);
 out:
 	fflush(f);
 	pthread_mutex_unlock(&v->vm->out_lock);
