@@ -50,7 +50,7 @@ full_groups=()
 [ "$arch" = svm ] && full_groups+=("repro:$bochs_areas/svm-repro.sh")
 full_groups+=(
 	"core:core"
-	"hv:hv"
+	"hv:hv hvkvm"
 	"hostile:hostile"
 	"pvtime:steal $bochs_areas/extra.sh"
 	"kut:kut"
