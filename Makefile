@@ -41,7 +41,7 @@ GUEST_OBJS := $(patsubst %,$(B)/guest/%.o,$(basename $(GUEST_SRCS)))
 
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: FORCE all deps run check unit unit-asan unit-tsan host-tests integration bench peer peer-linux fuzz fuzz-long clean
+.PHONY: FORCE all deps run check unit unit-asan unit-tsan host-tests integration bench bench-hv-impl bench-linux peer peer-linux fuzz fuzz-long clean
 .PHONY: install uninstall slow-null compare-check deb deb-check
 SHELL := /bin/bash
 all: minivmm minivmm-qemu guest.elf
@@ -199,6 +199,8 @@ host-tests: minivmm guest.elf $(B)/linux/initramfs.cpio $(B)/acpi-dump
 	$(Q)./tests/host/make-targets.sh
 	$(Q)./tests/host/run-nested-options.sh
 	$(Q)./tests/host/integration-retry.sh
+	$(Q)./tests/host/hv-impl-report.sh
+	$(Q)./tests/host/bench-linux-report.sh
 	$(Q)./tests/compare/compare.sh
 
 integration: all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio \
@@ -287,6 +289,23 @@ bench:
 		--docs docs/results --cpus $(BENCH_TARGETS_CPUS) --iters $(BENCH_TARGETS_ITERS) --tree-rev $(GIT_REV) \
 		--fanout $(B)/bench-fanout
 	$(Q)./scripts/bench.sh
+
+# minivmm's Hyper-V layer against KVM's own (--hv-impl kvm), the same suites
+# on the same KVM: docs/results/hv-impl.md. On this host where its KVM has
+# KVM_CAP_HYPERV, else in the nested VM (counts and correctness only there).
+bench-hv-impl:
+	$(Q)./scripts/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./scripts/bench.sh --hv-impl
+
+# Linux's own paravirtual code (tests/linux/work/) under each PV path:
+# docs/results/linux.md. Where Linux boots on this host's KVM (not kvm_pvm),
+# else in the nested VM (counts and correctness only there).
+bench-linux:
+	$(Q)./scripts/deps.sh bench
+	$(Q)./scripts/deps.sh linux
+	$(Q)$(MAKE) --no-print-directory all $(B)/linux/initramfs.cpio
+	$(Q)./scripts/bench.sh --linux
 
 # The scale part of make bench (docs/results/scale.md): up to this many vCPUs.
 BENCH_SCALE_MAX ?= 1024
