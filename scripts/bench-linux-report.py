@@ -12,7 +12,6 @@ boots are compared only as medians over rounds that alternated their order
 in one run of the set; on an emulated backend the page holds counts and
 correctness only.
 """
-import argparse
 import datetime
 import importlib.util
 import os
@@ -186,12 +185,7 @@ def section_costs(boots):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", required=True, choices=sorted(bench_report.SOURCES))
-    ap.add_argument("--tree-rev", default="?")
-    ap.add_argument("bench_dir")
-    ap.add_argument("out")
-    a = ap.parse_args()
+    a = bench_report.page_args(__doc__)
     boots = load(a.bench_dir)
     if not boots:
         sys.exit(f"bench-linux-report.py: no boots of the linux set in {a.bench_dir}")
@@ -199,9 +193,7 @@ def main():
     parts = section_where(boots, a.source, a.tree_rev, emu) + section_boots(boots)
     if not emu:
         parts += section_costs(boots)
-    with open(a.out, "w") as f:
-        f.write("\n".join(parts).rstrip("\n") + "\n")
-    print(f"bench-linux-report.py: wrote {a.out}", file=sys.stderr)
+    bench_report.write_page(a.out, parts, "bench-linux-report.py")
 
 
 if __name__ == "__main__":

@@ -123,6 +123,22 @@ def table(head, rows):
     return "\n".join(out) + "\n"
 
 
+def page_args(doc):
+    """The command line every one-page report shares: --source, --tree-rev, BENCHDIR, OUT.md."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--source", required=True, choices=sorted(SOURCES))
+    ap.add_argument("--tree-rev", default="?", help="git describe of the source tree now")
+    ap.add_argument("bench_dir")
+    ap.add_argument("out")
+    return ap.parse_args()
+
+
+def write_page(path, parts, who):
+    with open(path, "w") as f:
+        f.write("\n".join(parts).rstrip("\n") + "\n")
+    print(f"{who}: wrote {path}", file=sys.stderr)
+
+
 # ------------------------------------------------------------------ sections
 
 def section_environment(runs):

@@ -10,7 +10,6 @@ correctness suites hv-ipi + hv-flush). Every number comes from those files.
 On an emulated backend the page holds counts and correctness only: no
 timing taken under an emulator is a result.
 """
-import argparse
 import datetime
 import importlib.util
 import os
@@ -178,21 +177,14 @@ def section_rows(pairs, emu):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--source", required=True, choices=sorted(bench_report.SOURCES))
-    ap.add_argument("--tree-rev", default="?")
-    ap.add_argument("bench_dir")
-    ap.add_argument("out")
-    a = ap.parse_args()
+    a = bench_report.page_args(__doc__)
     pairs = load_pairs(a.bench_dir)
     if not pairs:
         sys.exit(f"hv-impl-report.py: no runs of the hv-impl set in {a.bench_dir}")
     emu = emulated([r for p in pairs.values() for r in p if r.doc], a.source)
     parts = (section_where(pairs, a.source, a.tree_rev, emu) + section_correctness(pairs) +
              section_calls(pairs) + section_rows(pairs, emu))
-    with open(a.out, "w") as f:
-        f.write("\n".join(parts).rstrip("\n") + "\n")
-    print(f"hv-impl-report.py: wrote {a.out}", file=sys.stderr)
+    bench_report.write_page(a.out, parts, "hv-impl-report.py")
 
 
 if __name__ == "__main__":

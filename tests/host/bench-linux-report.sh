@@ -3,15 +3,8 @@
 # each boot's verdicts and counts from its log, the cost table only off an
 # emulator, medians over rounds and ratios over the native boots, and a
 # folder without the set refused.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: linux bench report: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: linux bench report: $1"; fail=$((fail + 1)); }
-want() { if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1 (no '$3' in $2)"; sed 's/^/    /' "$2"; fi; }
-lacks() { if grep -qF -- "$3" "$2"; then bad "$1 ('$3' in $2)"; else ok "$1"; fi; }
+LABEL="linux bench report"
+. "$(dirname "$0")/report-lib.sh"
 
 # mkboots DIR CPU_MODEL: two rounds of hv, native and told/hidden at 2 vCPUs.
 mkboots() {
@@ -91,5 +84,4 @@ else
 	want "a folder without the set is refused" "$d/err" "no boots of the linux set in"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

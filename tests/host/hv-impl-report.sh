@@ -3,16 +3,8 @@
 # emulated backend gets counts and correctness only, a real one the cost
 # columns; what reached minivmm under KVM's Hyper-V is counted, a missing
 # run says so, and a folder without the set is refused.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: hv-impl report: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: hv-impl report: $1"; fail=$((fail + 1)); }
-# want NAME FILE TEXT: FILE has the line fragment TEXT.
-want() { if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1 (no '$3' in $2)"; sed 's/^/    /' "$2"; fi; }
-lacks() { if grep -qF -- "$3" "$2"; then bad "$1 ('$3' in $2)"; else ok "$1"; fi; }
+LABEL="hv-impl report"
+. "$(dirname "$0")/report-lib.sh"
 
 # mkruns DIR CPU_MODEL KVM_HYPERV_EXITS: the hv-impl set at 2 vCPUs, one
 # timed IPI row each (minivmm's ratio 2.0, KVM's 1.0) and the check runs.
@@ -97,5 +89,4 @@ else
 	want "a folder without the set is refused" "$d/err" "no runs of the hv-impl set in"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
