@@ -40,8 +40,20 @@ hv_kvm_run "$c" 4 hv &&
 	has "$c" out "PASS: hv: SendSyntheticClusterIpiEx XMM-fast to SET_ALL (4 VPs, sender included): exactly the targets, once" &&
 	hv_flush_ran_or_skipped "$c" && ok "$c"
 
+# Where KVM maps its APIC-access page as guest memory (kvm_intel with
+# flexpriority; not kvm_amd without AVIC) one more case differs: the
+# HYPERCALL MSR accepts the LAPIC page there (hostile_msr.c). Measured:
+# 43 in the nested SVM VM, 44 on VMX under Bochs (both KVM 6.1).
+hv_kvm_hostile_diffs() {
+	if grep -qF "KVM's APIC-access page is guest memory to it here" "$T/out"; then
+		echo "44 cases differ from minivmm's: 34 KVM deviations, 9 where the TLFS names no answer"
+	else
+		echo "43 cases differ from minivmm's: 34 KVM deviations, 8 where the TLFS names no answer"
+	fi
+}
+
 c="hostile: 3 vCPUs, KVM's own Hyper-V (--hv-impl kvm)"
 hv_kvm_run "$c" 3 hostile &&
-	has "$c" out "hostile: under KVM's Hyper-V, 43 cases differ from minivmm's" &&
+	has "$c" out "hostile: under KVM's Hyper-V, $(hv_kvm_hostile_diffs), 1 where minivmm is stricter" &&
 	has "$c" out "PASS: hostile: VMM still serves hypercalls: a self-IPI arrives exactly once" &&
 	ok "$c"
