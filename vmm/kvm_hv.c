@@ -38,15 +38,24 @@ static const struct kvm_cap_need kvm_hv_caps[] = {
 	{ KVM_CAP_HYPERV_ENFORCE_CPUID, "KVM_CAP_HYPERV_ENFORCE_CPUID", "KVM keeping the guest to the CPUID it is shown (Linux 5.14+)" },
 };
 
+/* --hv-synic: the SynIC (message and event pages, SINTs) and its timers, per vCPU. */
+static const struct kvm_cap_need kvm_hv_synic_cap[] = {
+	{ KVM_CAP_HYPERV_SYNIC2, "KVM_CAP_HYPERV_SYNIC2", "KVM's SynIC and synthetic timers (Linux 4.14+)" },
+};
+
 static int check_caps(struct vm *vm, char *err, size_t errlen)
 {
 	const struct kvm_cap_need *missing =
 		kvm_first_missing(&vm->kvm, kvm_hv_caps, sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0]));
 
-	if (!missing)
-		return 0;
-	return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
-		      kvm_backend_name(vm->kvm.backend), missing->name, missing->why);
+	if (missing)
+		return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
+			      kvm_backend_name(vm->kvm.backend), missing->name, missing->why);
+	if (vm->cfg.hv_synic && kvm_first_missing(&vm->kvm, kvm_hv_synic_cap, 1))
+		return errmsg(err, errlen, "--hv-synic: KVM on this host (%s backend) lacks %s (%s)",
+			      kvm_backend_name(vm->kvm.backend), kvm_hv_synic_cap[0].name,
+			      kvm_hv_synic_cap[0].why);
+	return 0;
 }
 
 /* KVM_GET_SUPPORTED_HV_CPUID on /dev/kvm, as hv_cpuid_leaf records. */
@@ -113,6 +122,17 @@ void kvm_hv_mask_leaves(struct kvm_hv *h, const struct hv_cpuid_leaf *want, size
 	}
 }
 
+void kvm_hv_add_synic(struct hv_cpuid_leaf *want, size_t nwant)
+{
+	for (size_t i = 0; i < nwant; i++) {
+		if (want[i].function != HV_CPUID_FEATURES)
+			continue;
+		want[i].eax |= HV_MSR_TIME_REF_COUNT_AVAILABLE | HV_MSR_SYNIC_AVAILABLE |
+			       HV_MSR_SYNTIMER_AVAILABLE;
+		want[i].edx |= HV_STIMER_DIRECT_MODE_AVAILABLE;
+	}
+}
+
 int kvm_hv_open(struct vm *vm, char *err, size_t errlen)
 {
 	struct hv_cpuid_leaf kvm[KVM_HV_SUPPORTED_MAX], want[KVM_HV_LEAVES];
@@ -123,6 +143,8 @@ int kvm_hv_open(struct vm *vm, char *err, size_t errlen)
 		return -1;
 	hvhost_config(vm, &cfg);
 	nwant = hv_config_cpuid_leaves(&cfg, want, KVM_HV_LEAVES);
+	if (vm->cfg.hv_synic)
+		kvm_hv_add_synic(want, nwant);
 	kvm_hv_mask_leaves(&vm->kvm_hv, want, nwant, kvm, nkvm);
 	vm->kvm_hv.on = true;
 	return 0;
@@ -131,11 +153,15 @@ int kvm_hv_open(struct vm *vm, char *err, size_t errlen)
 int kvm_hv_vcpu_pre_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen)
 {
 	struct kvm_enable_cap cap = { .cap = KVM_CAP_HYPERV_ENFORCE_CPUID, .args[0] = 1 };
+	struct kvm_enable_cap synic = { .cap = KVM_CAP_HYPERV_SYNIC2 };
 
 	if (!vm->kvm_hv.on)
 		return 0;
 	if (ioctl(v->fd, KVM_ENABLE_CAP, &cap))
 		return errmsg(err, errlen, "vCPU %u: KVM_ENABLE_CAP(KVM_CAP_HYPERV_ENFORCE_CPUID): %s",
+			      v->index, strerror(errno));
+	if (vm->cfg.hv_synic && ioctl(v->fd, KVM_ENABLE_CAP, &synic))
+		return errmsg(err, errlen, "vCPU %u: KVM_ENABLE_CAP(KVM_CAP_HYPERV_SYNIC2): %s",
 			      v->index, strerror(errno));
 	return 0;
 }
@@ -166,29 +192,50 @@ void kvm_hv_crash(struct vcpu *v)
 }
 
 /*
- * KVM hands user space a hypercall only for messages, events and the
- * debugger (POST_MESSAGE, SIGNAL_EVENT with no eventfd, the SynDBG calls),
- * and only with SynIC or SynDBG on, which minivmm never enables: answer
- * the guest as for a call that does not exist, and say so once.
+ * What minivmm answers a hypercall KVM leaves to user space. With the SynIC
+ * on, POST_MESSAGE and SIGNAL_EVENT (no eventfd registered) come up: minivmm
+ * has no message or event connections, so every connection ID is unknown.
+ * Anything else (SynDBG, never enabled) is a call that does not exist.
+ */
+uint16_t kvm_hv_user_hcall_status(bool synic, uint16_t code)
+{
+	if (synic && (code == HVCALL_POST_MESSAGE || code == HVCALL_SIGNAL_EVENT))
+		return HV_STATUS_INVALID_CONNECTION_ID;
+	return HV_STATUS_INVALID_HYPERCALL_CODE;
+}
+
+/*
+ * KVM_EXIT_HYPERV_SYNIC tells user space of a SynIC control write (SCONTROL,
+ * SIEFP, SIMP) so that a VMM posting messages of its own can follow it;
+ * minivmm posts none, and KVM has already done the write. Other kinds
+ * (SynDBG) minivmm never enables.
  */
 void kvm_hv_exit(struct vcpu *v)
 {
 	struct kvm_run *run = v->run;
+	uint16_t code, status;
 
+	if (run->hyperv.type == KVM_EXIT_HYPERV_SYNIC && v->vm->cfg.hv_synic) {
+		v->stats.kvm_hv_synic_exits++;
+		return;
+	}
 	if (run->hyperv.type != KVM_EXIT_HYPERV_HCALL) {
-		vcpu_fail(v, "KVM_EXIT_HYPERV of type %u (SynIC/SynDBG), which minivmm never enables",
+		vcpu_fail(v, "KVM_EXIT_HYPERV of type %u (SynIC without --hv-synic, or SynDBG), which minivmm never enables",
 			  run->hyperv.type);
 		return;
 	}
+	code = (uint16_t)(run->hyperv.u.hcall.input & 0xffff);
+	status = kvm_hv_user_hcall_status(v->vm->cfg.hv_synic, code);
 	if (!v->kvm_hv_hcall_said) {
 		v->kvm_hv_hcall_said = true;
 		pthread_mutex_lock(&v->vm->out_lock);
-		fprintf(stderr, "minivmm: vCPU %u: KVM passed Hyper-V hypercall 0x%" PRIx64
-			" up to user space; answered HV_STATUS_INVALID_HYPERCALL_CODE\n",
-			v->index, (uint64_t)run->hyperv.u.hcall.input & 0xffff);
+		fprintf(stderr, "minivmm: vCPU %u: KVM passed Hyper-V hypercall 0x%x up to user space; answered %s\n",
+			v->index, code, status == HV_STATUS_INVALID_CONNECTION_ID ?
+			"HV_STATUS_INVALID_CONNECTION_ID (minivmm has no SynIC connections)" :
+			"HV_STATUS_INVALID_HYPERCALL_CODE");
 		pthread_mutex_unlock(&v->vm->out_lock);
 	}
-	run->hyperv.u.hcall.result = HV_STATUS_INVALID_HYPERCALL_CODE;
+	run->hyperv.u.hcall.result = status;
 }
 
 void kvm_hv_describe_lacks(const struct kvm_hv *h, char *out, size_t outlen)

@@ -41,15 +41,27 @@ int kvm_hv_open(struct vm *vm, char *err, size_t errlen);
 void kvm_hv_mask_leaves(struct kvm_hv *h, const struct hv_cpuid_leaf *want, size_t nwant,
 			const struct hv_cpuid_leaf *kvm, size_t nkvm);
 
-/* Before KVM_SET_CPUID2: KVM_CAP_HYPERV_ENFORCE_CPUID. */
+/*
+ * --hv-synic: add the SynIC, synthetic-timer and direct-mode bits (and the
+ * reference counter the timers count in) to `want`'s feature leaf, before
+ * kvm_hv_mask_leaves keeps what KVM supports. Pure.
+ */
+void kvm_hv_add_synic(struct hv_cpuid_leaf *want, size_t nwant);
+
+/* Before KVM_SET_CPUID2: KVM_CAP_HYPERV_ENFORCE_CPUID, and KVM_CAP_HYPERV_SYNIC2 for --hv-synic. */
 int kvm_hv_vcpu_pre_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen);
 /* After it: the VP index (--hv-vp-base + the vCPU's index) through VP_INDEX. */
 int kvm_hv_vcpu_post_cpuid(struct vm *vm, struct vcpu *v, char *err, size_t errlen);
 
 /* KVM_EXIT_SYSTEM_EVENT of type KVM_SYSTEM_EVENT_CRASH: report P0..P4 as hv/ would. */
 void kvm_hv_crash(struct vcpu *v);
-/* KVM_EXIT_HYPERV: a hypercall KVM leaves to user space, or an unexpected kind. */
+/*
+ * KVM_EXIT_HYPERV: a hypercall KVM leaves to user space, a SynIC control
+ * write (--hv-synic; nothing of minivmm's depends on it), or an unexpected kind.
+ */
 void kvm_hv_exit(struct vcpu *v);
+/* The status for a hypercall KVM leaves to user space (pure; see kvm_hv.c). */
+uint16_t kvm_hv_user_hcall_status(bool synic, uint16_t code);
 
 /* "0x40000003.EAX 0x8000" ...: the bits KVM lacks, or "" when none. */
 void kvm_hv_describe_lacks(const struct kvm_hv *h, char *out, size_t outlen);

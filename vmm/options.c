@@ -36,6 +36,7 @@ enum {
 	OPT_HV_VP_BASE,
 	OPT_PREEMPT,
 	OPT_HV_IMPL,
+	OPT_HV_SYNIC,
 	OPT_QEMU_EXIT,
 	OPT_PC_TESTDEV,
 	OPT_CPU_FEATURES,
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "hv-hints", required_argument, NULL, OPT_HV_HINTS },
 	{ "hv-vp-base", required_argument, NULL, OPT_HV_VP_BASE },
 	{ "hv-impl", required_argument, NULL, OPT_HV_IMPL },
+	{ "hv-synic", no_argument, NULL, OPT_HV_SYNIC },
 	{ "preempt", required_argument, NULL, OPT_PREEMPT },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "kvm", required_argument, NULL, OPT_KVM },
@@ -148,6 +150,9 @@ void options_usage(FILE *f)
 "                        own layer in user space, the default) or 'kvm' (KVM's\n"
 "                        in-kernel Hyper-V, where KVM has KVM_CAP_HYPERV; the\n"
 "                        guest sees the same CPUID bits, less any KVM lacks)\n"
+"      --hv-synic        also show the SynIC and synthetic timers (direct mode\n"
+"                        included), served by KVM's Hyper-V: needs --hv-impl kvm\n"
+"                        and KVM_CAP_HYPERV_SYNIC2; minivmm's own layer has none\n"
 "      --preempt V:H:E[:hidden]\n"
 "                        every E, hold each vCPU of the list V out of guest\n"
 "                        mode for H (e.g. 1-3:500us:5ms; us, ms or s), with\n"
@@ -529,6 +534,7 @@ static enum options_result parse_one(int opt, const char *arg, struct vm_config 
 	case OPT_CPU_FEATURES:
 		return cpufeat_parse(arg, &cfg->cpu_features, err, errlen) ? OPTIONS_ERROR : OPTIONS_OK;
 	case OPT_NO_HV_XMM: cfg->hv_xmm = false; return OPTIONS_OK;
+	case OPT_HV_SYNIC: cfg->hv_synic = true; return OPTIONS_OK;
 	case OPT_HV_HINTS: return parse_hints(arg, cfg, err, errlen);
 	case OPT_HV_VP_BASE:
 		if (parse_uint(arg, HV_MAX_VP_INDEX - 64, &v) || v % 64)

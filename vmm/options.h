@@ -109,6 +109,7 @@ struct vm_config {
 	enum xmm_path xmm_path;
 	enum hv_impl hv_impl;		/* --hv-impl */
 	bool hv_impl_given;
+	bool hv_synic;			/* --hv-synic: KVM's SynIC and synthetic timers too */
 	const char *json_path;
 	int pin[VMM_PIN_MAX];		/* --pin list: vCPU i takes pin[i % nr_pin] */
 	unsigned int nr_pin;		/* 0: unpinned */

@@ -99,6 +99,10 @@ static void banner_kvm_hv(const struct vm *vm, FILE *f)
 	if (vm->cfg.hv_vp_base)
 		fprintf(f, ", VP indexes %u-%u", vm->cfg.hv_vp_base,
 			vm->cfg.hv_vp_base + vm->cfg.nr_vcpus - 1);
+	if (feat->eax & HV_MSR_SYNIC_AVAILABLE)
+		fprintf(f, ", SynIC%s", feat->eax & HV_MSR_SYNTIMER_AVAILABLE ?
+			(feat->edx & HV_STIMER_DIRECT_MODE_AVAILABLE ?
+			 " and synthetic timers, direct mode too" : " and synthetic timers") : "");
 	if (lacks[0])
 		fprintf(f, "; not shown, KVM lacks %s", lacks);
 	fprintf(f, ")");
@@ -257,6 +261,7 @@ static void sum_stats(const struct vm *vm, struct vcpu_stats *all)
 			lat_merge(&all->kind[k], &s->kind[k]);
 		for (unsigned int r = 0; r < STATS_EXIT_REASONS; r++)
 			all->exits[r] += s->exits[r];
+		all->kvm_hv_synic_exits += s->kvm_hv_synic_exits;
 		for (unsigned int c = 0; c < STATS_HCALL_SLOTS; c++)
 			for (unsigned int e = 0; e < HV_ENC_COUNT; e++) {
 				const struct hcall_stats *src = &s->hcall[c][e];
@@ -345,7 +350,10 @@ void report_stats(const struct vm *vm, FILE *f)
 	if (vm->kvm_hv.on)
 		fprintf(f, "  Hyper-V hypercalls: served inside KVM (--hv-impl kvm), not timed or "
 			"counted here; %llu reached minivmm (KVM_EXIT_HYPERV)\n",
-			(unsigned long long)all->exits[KVM_EXIT_HYPERV]);
+			(unsigned long long)(all->exits[KVM_EXIT_HYPERV] - all->kvm_hv_synic_exits));
+	if (vm->cfg.hv_synic)
+		fprintf(f, "  SynIC control writes KVM reported (KVM_EXIT_HYPERV_SYNIC): %llu\n",
+			(unsigned long long)all->kvm_hv_synic_exits);
 	free(all);
 }
 

@@ -77,6 +77,7 @@ struct vcpu_stats {
 	uint64_t exits_other;
 	uint64_t flushes_done;	/* TLB flushes this vCPU performed on request */
 	uint64_t kicks_sent;
+	uint64_t kvm_hv_synic_exits;	/* KVM_EXIT_HYPERV_SYNIC: SynIC control writes (--hv-synic) */
 };
 
 struct vm_stats {

@@ -275,6 +275,8 @@ static int check_vp_base(const struct vm *vm, char *err, size_t errlen)
 /* --hv-impl kvm: for a guest shown Hyper-V, with nothing of minivmm's page asked for. */
 static int check_hv_impl(const struct vm_config *c, char *err, size_t errlen)
 {
+	if (c->hv_synic && c->hv_impl != HV_IMPL_KVM)
+		return errmsg(err, errlen, "--hv-synic: minivmm's own Hyper-V layer has no SynIC or synthetic timers; they are KVM's (add --hv-impl kvm)");
 	if (c->hv_impl != HV_IMPL_KVM)
 		return 0;
 	if (!options_pv_has_hyperv(c->pv))

@@ -20,6 +20,8 @@
 
 /* 0x40000003.EAX: partition privileges (low half) */
 #define HV_MSR_TIME_REF_COUNT_AVAILABLE	(1u << 1)	/* AccessPartitionReferenceCounter */
+#define HV_MSR_SYNIC_AVAILABLE		(1u << 2)	/* AccessSynicRegs (KVM's, --hv-synic) */
+#define HV_MSR_SYNTIMER_AVAILABLE	(1u << 3)	/* AccessSyntheticTimerRegs (likewise) */
 #define HV_MSR_HYPERCALL_AVAILABLE	(1u << 5)
 #define HV_MSR_VP_INDEX_AVAILABLE	(1u << 6)
 #define HV_MSR_REFERENCE_TSC_AVAILABLE	(1u << 9)	/* AccessPartitionReferenceTsc */
@@ -29,6 +31,7 @@
 #define HV_X64_HYPERCALL_XMM_INPUT_AVAILABLE	(1u << 4)
 #define HV_FEATURE_FREQUENCY_MSRS_AVAILABLE	(1u << 8)
 #define HV_FEATURE_GUEST_CRASH_MSR_AVAILABLE	(1u << 10)
+#define HV_STIMER_DIRECT_MODE_AVAILABLE		(1u << 19)	/* KVM's, --hv-synic */
 /* 0x40000004.EAX: recommendations */
 #define HV_X64_REMOTE_TLB_FLUSH_RECOMMENDED	(1u << 2)
 #define HV_X64_CLUSTER_IPI_RECOMMENDED		(1u << 10)
@@ -103,6 +106,8 @@ struct hv_ref_tsc_page {
 #define HVCALL_FLUSH_VIRTUAL_ADDRESS_SPACE_EX	0x0013
 #define HVCALL_FLUSH_VIRTUAL_ADDRESS_LIST_EX	0x0014
 #define HVCALL_SEND_IPI_EX			0x0015
+#define HVCALL_POST_MESSAGE			0x005c	/* SynIC: KVM hands these to user space */
+#define HVCALL_SIGNAL_EVENT			0x005d
 
 /* Status codes */
 #define HV_STATUS_SUCCESS			0x0
@@ -112,6 +117,7 @@ struct hv_ref_tsc_page {
 #define HV_STATUS_INVALID_PARAMETER		0x5
 #define HV_STATUS_ACCESS_DENIED			0x6
 #define HV_STATUS_INVALID_VP_INDEX		0xe
+#define HV_STATUS_INVALID_CONNECTION_ID		0x12
 
 /* Flush flags */
 #define HV_FLUSH_ALL_PROCESSORS			(1ull << 0)

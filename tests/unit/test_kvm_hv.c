@@ -106,6 +106,50 @@ START_TEST(test_mask_nothing_lacking)
 }
 END_TEST
 
+/* --hv-synic: SynIC, timers, direct mode and the reference counter, kept where KVM has them. */
+START_TEST(test_synic_bits)
+{
+	static const struct hv_cpuid_leaf no_synic[] = {
+		{ .function = 0x40000003, .eax = 0x62 },	/* reference counter, hypercall, VP_INDEX */
+	};
+	struct hv_config cfg = { .nr_vcpus = 2, .flush_hint = true };
+	struct hv_cpuid_leaf want[KVM_HV_LEAVES], plain[KVM_HV_LEAVES];
+	struct kvm_hv h;
+	char lacks[128];
+
+	leaves_for(&cfg, want);
+	memcpy(plain, want, sizeof(want));
+	kvm_hv_add_synic(want, KVM_HV_LEAVES);
+	ck_assert_uint_eq(want[3].eax, plain[3].eax | 0xe);
+	ck_assert_uint_eq(want[3].edx, plain[3].edx | (1u << 19));
+	ck_assert_mem_eq(&want[4], &plain[4], sizeof(want[4]));	/* hints untouched */
+	kvm_hv_mask_leaves(&h, want, KVM_HV_LEAVES, kvm61, sizeof(kvm61) / sizeof(kvm61[0]));
+	ck_assert_uint_eq(h.leaves[3].eax & 0xe, 0xe);
+	ck_assert_uint_eq(h.leaves[3].edx & (1u << 19), 1u << 19);
+	kvm_hv_describe_lacks(&h, lacks, sizeof(lacks));
+	ck_assert_str_eq(lacks, "");
+	/* A KVM without them: named, not shown. */
+	kvm_hv_mask_leaves(&h, want, KVM_HV_LEAVES, no_synic, 1);
+	ck_assert_uint_eq(h.leaves[3].eax & 0xc, 0);
+	ck_assert_uint_eq(h.lacks_features_eax & 0xc, 0xc);
+	ck_assert_uint_eq(h.lacks_features_edx, 1u << 19);
+}
+END_TEST
+
+/* What a hypercall KVM leaves to user space gets: no connections, else no such call. */
+START_TEST(test_user_hcall_status)
+{
+	ck_assert_uint_eq(kvm_hv_user_hcall_status(true, HVCALL_POST_MESSAGE),
+			  HV_STATUS_INVALID_CONNECTION_ID);
+	ck_assert_uint_eq(kvm_hv_user_hcall_status(true, HVCALL_SIGNAL_EVENT),
+			  HV_STATUS_INVALID_CONNECTION_ID);
+	ck_assert_uint_eq(kvm_hv_user_hcall_status(false, HVCALL_POST_MESSAGE),
+			  HV_STATUS_INVALID_HYPERCALL_CODE);
+	ck_assert_uint_eq(kvm_hv_user_hcall_status(true, 0x0100),	/* a SynDBG call */
+			  HV_STATUS_INVALID_HYPERCALL_CODE);
+}
+END_TEST
+
 static Suite *kvm_hv_suite(void)
 {
 	Suite *s = suite_create("kvm_hv");
@@ -114,6 +158,8 @@ static Suite *kvm_hv_suite(void)
 	tcase_add_test(tc, test_mask_linux);
 	tcase_add_test(tc, test_mask_poor_kvm);
 	tcase_add_test(tc, test_mask_nothing_lacking);
+	tcase_add_test(tc, test_synic_bits);
+	tcase_add_test(tc, test_user_hcall_status);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 
 static struct qargv_run run;
 static char err[256];
+static struct qargv_host host;	/* a KVM without SynIC, unless a test says */
 
 /* Translate a NULL-terminated list; argv[0] is the program's name. */
 static enum qargv_result tr(const char *const *args)
@@ -19,7 +20,7 @@ static enum qargv_result tr(const char *const *args)
 	for (; *args; args++)
 		argv[argc++] = (char *)*args;
 	argv[argc] = NULL;
-	return qargv_translate(argc, argv, &run, err, sizeof(err));
+	return qargv_translate(argc, argv, &host, &run, err, sizeof(err));
 }
 
 /* minivmm's argv joined by blanks, from argv[1]. */
@@ -87,6 +88,41 @@ START_TEST(test_append_mem_flags)
 END_TEST
 
 /* What the runner asks before it runs anything. */
+/*
+ * hv_passthrough and the SynIC flags: KVM's Hyper-V with its SynIC where
+ * KVM has one; else hv_passthrough is minivmm's layer and a SynIC flag
+ * is refused by name.
+ */
+START_TEST(test_hv_synic_flags)
+{
+	static const char *const pass[] = { "-kernel", "k", "-cpu", "host,hv_passthrough", NULL };
+	static const char *const stim[] = { "-kernel", "k", "-cpu", "host,hv_time,hv-stimer=on", NULL };
+	static const char *const off[] = { "-kernel", "k", "-cpu", "host,hv_synic=off", NULL };
+	static const char *const other[] = { "-kernel", "k", "-cpu", "host,hv_stimer_directx", NULL };
+
+	host.kvm_synic = true;
+	ck_assert_int_eq(tr(pass), QARGV_RUN);
+	ck_assert_str_eq(joined(), "--qemu-exit --hyperv --hv-impl kvm --hv-synic k");
+	ck_assert_uint_eq(run.nr_warn, 1);
+	ck_assert_ptr_nonnull(strstr(run.warn[0], "KVM's own Hyper-V with its SynIC"));
+	ck_assert_int_eq(tr(stim), QARGV_RUN);
+	ck_assert_str_eq(joined(), "--qemu-exit --hyperv --hv-impl kvm --hv-synic k");
+	ck_assert_int_eq(tr(off), QARGV_RUN);	/* =off asks for nothing of KVM's */
+	ck_assert_str_eq(joined(), "--qemu-exit --hyperv k");
+	ck_assert_int_eq(tr(other), QARGV_RUN);	/* not a SynIC flag: minivmm's layer */
+	ck_assert_str_eq(joined(), "--qemu-exit --hyperv k");
+
+	host.kvm_synic = false;
+	ck_assert_int_eq(tr(pass), QARGV_RUN);
+	ck_assert_str_eq(joined(), "--qemu-exit --hyperv k");
+	ck_assert_ptr_nonnull(strstr(run.warn[0], "minivmm's own Hyper-V layer"));
+	ck_assert_int_eq(tr(stim), QARGV_ERROR);
+	ck_assert_str_eq(err, "-cpu ...,hv-stimer=on: minivmm's own Hyper-V layer has no SynIC "
+			      "or synthetic timers, and this KVM has no in-kernel SynIC "
+			      "(KVM_CAP_HYPERV and KVM_CAP_HYPERV_SYNIC2)");
+}
+END_TEST
+
 START_TEST(test_help_version_devices)
 {
 	static const char *const h[] = { "-h", NULL }, *const hh[] = { "--help", NULL },
@@ -155,6 +191,7 @@ static Suite *qargv_suite(void)
 
 	tcase_add_test(tc, test_kut_ioapic_line);
 	tcase_add_test(tc, test_append_mem_flags);
+	tcase_add_test(tc, test_hv_synic_flags);
 	tcase_add_test(tc, test_help_version_devices);
 	tcase_add_test(tc, test_refusals);
 	suite_add_tcase(s, tc);

@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "vmm/exitstatus.h"
@@ -33,7 +35,9 @@ static void usage(void)
 	       "  -nographic, -global kvm-pit.lost_tick_policy=discard, -device help, -h, -version.\n"
 	       "Anything else is refused by name (exit 2). A CPU model other than host or max\n"
 	       "is a warning: minivmm shows the host's CPUID, with +flag and -flag applied.\n"
-	       "hv_* flags give minivmm's own Hyper-V layer (--hyperv).\n"
+	       "hv_* flags give minivmm's own Hyper-V layer (--hyperv); hv_passthrough and the\n"
+	       "SynIC flags (hv_synic, hv_stimer, hv_stimer_direct) give KVM's own, with its\n"
+	       "SynIC and timers (--hv-impl kvm --hv-synic), where /dev/kvm has them.\n"
 	       "\n"
 	       "Exit status: the guest's isa-debug-exit code C as (C << 1) | 1 (so 1 = passed,\n"
 	       "3 = failed, 77 = skipped for kvm-unit-tests); otherwise minivmm's: 2 = bad\n"
@@ -82,13 +86,28 @@ static int check_with_minivmm(struct qargv_run *run)
 	return -1;
 }
 
+/* Whether /dev/kvm has its own Hyper-V with a SynIC (hv_passthrough, hv_stimer ...). */
+static bool kvm_has_synic(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = ioctl(fd, KVM_CHECK_EXTENSION, KVM_CAP_HYPERV) > 0 &&
+	      ioctl(fd, KVM_CHECK_EXTENSION, KVM_CAP_HYPERV_SYNIC2) > 0;
+	close(fd);
+	return yes;
+}
+
 int main(int argc, char **argv)
 {
 	static struct qargv_run run;
 	char err[512], minivmm[PATH_MAX];
+	struct qargv_host host = { .kvm_synic = kvm_has_synic() };
 	int fd;
 
-	switch (qargv_translate(argc, argv, &run, err, sizeof(err))) {
+	switch (qargv_translate(argc, argv, &host, &run, err, sizeof(err))) {
 	case QARGV_HELP:
 		usage();
 		return EXITSTATUS_OK;

@@ -18,6 +18,8 @@ struct qopts {
 	const char *kernel, *initrd, *append;
 	unsigned long long mem;		/* bytes; 0: minivmm's default */
 	bool pc_testdev, hyperv, no_pit;
+	bool kvm_synic_ok;	/* qargv_host: KVM can serve its own SynIC */
+	bool hv_kvm_synic;	/* a flag asked for the SynIC, and KVM has one: --hv-impl kvm --hv-synic */
 };
 
 static int add(struct qargv_run *run, char *arg)
@@ -68,16 +70,52 @@ static enum qargv_result parse_mem(const char *v, struct qopts *o, char *err, si
 	return QARGV_RUN;
 }
 
+/* hv_synic, hv-stimer, hv_stimer_direct=on ...: a flag only KVM's SynIC can meet. */
+static bool hv_synic_flag(const char *p)
+{
+	static const char *const names[] = { "synic", "stimer", "stimer_direct", "stimer-direct" };
+	size_t len = strcspn(p + 3, "=");
+
+	if (p[3 + len] && strcmp(p + 3 + len, "=on"))
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !strncmp(p + 3, names[i], len))
+			return true;
+	return false;
+}
+
+/*
+ * An hv flag. hv_passthrough (all of KVM's Hyper-V) and the SynIC flags get
+ * KVM's Hyper-V with its SynIC where this KVM has one (--hv-impl kvm
+ * --hv-synic); otherwise hv_passthrough, like every other hv flag, gets
+ * minivmm's own layer (--hyperv), and a SynIC flag is refused.
+ */
+static enum qargv_result hv_flag(const char *p, struct qopts *o, struct qargv_run *run,
+				 char *err, size_t errlen)
+{
+	bool synic = hv_synic_flag(p), pass = !strcmp(p + 3, "passthrough") ||
+					      !strcmp(p + 3, "passthrough=on");
+
+	if ((synic || pass) && o->kvm_synic_ok) {
+		if (!o->hv_kvm_synic)
+			warn(run, "-cpu ...,%s: the guest gets KVM's own Hyper-V with its SynIC and synthetic timers (--hv-impl kvm --hv-synic)", p);
+		o->hv_kvm_synic = o->hyperv = true;
+		return QARGV_RUN;
+	}
+	if (synic)
+		return fail(err, errlen, "-cpu ...,%s: minivmm's own Hyper-V layer has no SynIC or synthetic timers, and this KVM has no in-kernel SynIC (KVM_CAP_HYPERV and KVM_CAP_HYPERV_SYNIC2)", p);
+	if (!o->hyperv)
+		warn(run, "-cpu ...,%s: the guest gets minivmm's own Hyper-V layer (--hyperv), whatever the hv flags ask", p);
+	o->hyperv = true;
+	return QARGV_RUN;
+}
+
 /* A -cpu property other than a feature flag: what it means here. */
 static enum qargv_result cpu_property(const char *p, struct qopts *o, struct qargv_run *run,
 				      char *err, size_t errlen)
 {
-	if (!strncmp(p, "hv_", 3) || !strncmp(p, "hv-", 3)) {
-		if (!o->hyperv)
-			warn(run, "-cpu ...,%s: the guest gets minivmm's own Hyper-V layer (--hyperv), whatever the hv flags ask", p);
-		o->hyperv = true;
-		return QARGV_RUN;
-	}
+	if (!strncmp(p, "hv_", 3) || !strncmp(p, "hv-", 3))
+		return hv_flag(p, o, run, err, errlen);
 	/* --cpu-vendor's own rule judges the string; the message names QEMU's form. */
 	if (!strncmp(p, "vendor=", 7)) {
 		if (cpufeat_parse_vendor(p + 7, run->vendor, err, errlen))
@@ -141,8 +179,9 @@ static enum qargv_result parse_cpu(const char *v, struct qopts *o, struct qargv_
 				warn(run, "-cpu %s: minivmm shows the host's CPUID (as -cpu host), not this model's", tok);
 			continue;
 		}
-		r = is_cpu_flag(tok) ? cpu_flag(tok, run, err, errlen)
-				     : cpu_property(tok, o, run, err, errlen);
+		/* hv_x=on is an hv flag, not a CPUID feature to add. */
+		r = is_cpu_flag(tok) && strncmp(tok, "hv_", 3) && strncmp(tok, "hv-", 3) ?
+			    cpu_flag(tok, run, err, errlen) : cpu_property(tok, o, run, err, errlen);
 		if (r != QARGV_RUN)
 			return r;
 	}
@@ -284,7 +323,8 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 {
 	static char s_qemu_exit[] = "--qemu-exit", s_cpus[] = "--cpus", s_mem[] = "--mem",
 		    s_initrd[] = "--initrd", s_testdev[] = "--pc-testdev", s_hyperv[] = "--hyperv",
-		    s_features[] = "--cpu-features", s_no_pit[] = "--no-pit", s_lax[] = "--cpu-features-lax", s_vendor[] = "--cpu-vendor", s_dashes[] = "--", s_minivmm[] = "minivmm";
+		    s_features[] = "--cpu-features", s_no_pit[] = "--no-pit", s_lax[] = "--cpu-features-lax", s_vendor[] = "--cpu-vendor", s_dashes[] = "--", s_minivmm[] = "minivmm",
+		    s_hv_impl[] = "--hv-impl", s_kvm[] = "kvm", s_synic[] = "--hv-synic";
 	int bad = 0;
 
 	if (!o->kernel)
@@ -305,6 +345,8 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 		bad |= add(run, s_no_pit);
 	if (o->hyperv)
 		bad |= add(run, s_hyperv);
+	if (o->hv_kvm_synic)
+		bad |= add(run, s_hv_impl) | add(run, s_kvm) | add(run, s_synic);
 	/* QEMU warns of a '+' flag the host lacks and runs on: so does minivmm, lax. */
 	if (run->features[0])
 		bad |= add(run, s_features) | add(run, run->features) | add(run, s_lax);
@@ -317,10 +359,10 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 		   : QARGV_RUN;
 }
 
-enum qargv_result qargv_translate(int argc, char **argv, struct qargv_run *run,
-				  char *err, size_t errlen)
+enum qargv_result qargv_translate(int argc, char **argv, const struct qargv_host *host,
+				  struct qargv_run *run, char *err, size_t errlen)
 {
-	struct qopts o = { 0 };
+	struct qopts o = { .kvm_synic_ok = host->kvm_synic };
 	enum qargv_result r;
 
 	memset(run, 0, sizeof(*run));

@@ -10,6 +10,7 @@
 #ifndef VMM_QEMU_QARGV_H
 #define VMM_QEMU_QARGV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "vmm/cpufeat.h"
@@ -37,8 +38,13 @@ struct qargv_run {
 	char cpus[16], mem[24], features[256], vendor[CPUFEAT_VENDOR_LEN + 1];
 };
 
-enum qargv_result qargv_translate(int argc, char **argv, struct qargv_run *run,
-				  char *err, size_t errlen);
+/* What main.c found out about this host's KVM, for the flags that depend on it. */
+struct qargv_host {
+	bool kvm_synic;		/* KVM_CAP_HYPERV and KVM_CAP_HYPERV_SYNIC2 */
+};
+
+enum qargv_result qargv_translate(int argc, char **argv, const struct qargv_host *host,
+				  struct qargv_run *run, char *err, size_t errlen);
 /* `-device help`'s lines, in QEMU's format: kvm-unit-tests greps them. */
 const char *qargv_device_list(void);
 

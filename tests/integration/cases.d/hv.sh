@@ -44,6 +44,11 @@ hv_run "$c" --no-hyperv &&
 # KVM's own Hyper-V (--hv-impl kvm) has an area of its own, hvkvm, which
 # stays in the nested VM on kvm_pvm. Here, on this host's KVM: where it has
 # no in-kernel Hyper-V (kvm_pvm), minivmm must refuse the option by name.
+c="hv: --hv-synic without --hv-impl kvm: exit 2 (minivmm's own layer has no SynIC)"
+run "$c" 2 -- --hv-synic --timeout 60 "$ELF" -- smoke &&
+	has "$c" err "--hv-synic: minivmm's own Hyper-V layer has no SynIC or synthetic timers; they are KVM's (add --hv-impl kvm)" &&
+	ok "$c"
+
 c="hv: --hv-impl kvm on a KVM without KVM_CAP_HYPERV: exit 2, naming it"
 timeout "$RUN_LIMIT" "$VMM" --hv-impl kvm --timeout 60 "$ELF" -- hv-features \
 	>"$T/out" 2>"$T/err" </dev/null
