@@ -252,14 +252,16 @@ check:
 	$(Q)$(MAKE) --no-print-directory unit unit-asan unit-tsan host-tests integration
 	$(Q)./tests/integration/bochs.sh vmx ci
 
-# The linux area's whole matrix (13 boots; make check runs 8 of them): on this
-# host's /dev/kvm, or in the nested SVM VM where it has none or is kvm_pvm.
+# The linux area's whole matrix (13 boots; make check runs 8 of them) and every
+# workload boot (at 1, 2, 4 and 8 vCPUs): on this host's /dev/kvm, or in the
+# nested SVM VM where it has none or is kvm_pvm; a budget for all of them.
 .PHONY: check-linux
 check-linux:
 	$(Q)./scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all $(B)/minivmm-asan $(B)/minivmm-sandbox-test $(B)/minivmm-noflush $(B)/linux/initramfs.cpio \
 		$(B)/ptydrive
-	$(Q)MVM_LINUX_FULL=1 MINIVMM_AREAS=linux ./tests/integration/run.sh
+	$(Q)MVM_LINUX_FULL=1 MVM_LINUX_BUDGET=$${MVM_LINUX_BUDGET:-2400} \
+		MVM_LINUX_NESTED_TIMEOUT=$${MVM_LINUX_NESTED_TIMEOUT:-2700} MINIVMM_AREAS=linux ./tests/integration/run.sh
 
 # What the Bochs groups' areas use, as `integration` builds it (the sandbox
 # area's forbidden-call build, the linux area's initramfs and ptydrive).
