@@ -76,6 +76,25 @@ has() {
 	return 1
 }
 
+# guest_tsc_mhz: the rate of the guest's TSC, in whole MHz, as minivmm's
+# banner gives it (a short run of the payload); empty if it said none.
+guest_tsc_mhz() {
+	"$VMM" --cpus 1 --timeout 30 "$ELF" -- exit 0 2>/dev/null </dev/null |
+		sed -n 's/.*, TSC \([0-9]*\)\.[0-9]* MHz.*/\1/p' | head -n 1
+}
+
+# kvm-unit-tests' vmexit repeats each test, doubling its count, until one
+# pass takes 2^30 TSC cycles: up to 2^32 cycles a test. At a GHz that is
+# seconds, but Bochs' AMD model runs its TSC at 50 MHz (86 s a test; its
+# Intel model says 3.5 GHz), so a fixed bound is wrong there.
+# kut_vmexit_bound N MHZ: seconds for N such tests, boot included; 100 at least.
+kut_vmexit_bound() {
+	[ -n "$2" ] && [ "$2" -gt 0 ] || { echo 100; return; }
+	kb=$((60 + $1 * 4294 / $2))
+	[ "$kb" -lt 100 ] && kb=100
+	echo "$kb"
+}
+
 # The hv suite's flush part (areas hv, hvkvm) either ran, its negative
 # control seeing stale reads, or skipped saying why.
 hv_flush_ran_or_skipped() {

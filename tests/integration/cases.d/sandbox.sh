@@ -153,9 +153,16 @@ sbx_kut="mov_dr wbinvd self_ipi_sti_hlt ipi_halt wr_tsc_adjust_msr pci-io"
 if [ ! -r "$kut_dir/vmexit.flat" ]; then
 	skip "$c" "fixtures not found in $kut_dir (set KUT_DIR)"
 else
+	# Its bound follows the guest's TSC rate (cases.sh: kut_vmexit_bound).
+	sbx_mhz=$(guest_tsc_mhz)
+	sbx_bound=$(kut_vmexit_bound "$(echo $sbx_kut | wc -w)" "$sbx_mhz")
+	sbx_limit=$RUN_LIMIT
+	RUN_LIMIT=$((sbx_bound + 30))
 	# shellcheck disable=SC2086
-	run "$c" 0 -- --cpus 2 --timeout 100 "$kut_dir/vmexit.flat" -- $sbx_kut &&
-		has "$c" out "wr_tsc_adjust_msr " && has "$c" out "pci-io (skipped)" && ok "$c"
+	run "$c" 0 -- --cpus 2 --timeout "$sbx_bound" "$kut_dir/vmexit.flat" -- $sbx_kut &&
+		has "$c" out "wr_tsc_adjust_msr " && has "$c" out "pci-io (skipped)" &&
+		ok "$c (bound ${sbx_bound} s: guest TSC ${sbx_mhz:-?} MHz)"
+	RUN_LIMIT=$sbx_limit
 fi
 
 # The --json file is opened before the sandbox (the main thread may write it, not open it):
