@@ -43,6 +43,12 @@ static const struct kvm_cap_need kvm_hv_synic_cap[] = {
 	{ KVM_CAP_HYPERV_SYNIC2, "KVM_CAP_HYPERV_SYNIC2", "KVM's SynIC and synthetic timers (Linux 4.14+)" },
 };
 
+bool kvm_hv_synic_usable(const struct kvm_host *kvm)
+{
+	return !kvm_first_missing(kvm, kvm_hv_caps, sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0])) &&
+	       !kvm_first_missing(kvm, kvm_hv_synic_cap, 1);
+}
+
 static int check_caps(struct vm *vm, char *err, size_t errlen)
 {
 	const struct kvm_cap_need *missing =

@@ -13,6 +13,7 @@
 
 #include "hv/hv.h"
 
+struct kvm_host;
 struct vm;
 struct vcpu;
 
@@ -32,6 +33,8 @@ struct kvm_hv {
  * KVM_GET_SUPPORTED_HV_CPUID has it too. 0, or -1 with `err` (exit 2).
  */
 int kvm_hv_open(struct vm *vm, char *err, size_t errlen);
+/* Whether `kvm` has all that --hv-impl kvm --hv-synic needs (minivmm-qemu asks). */
+bool kvm_hv_synic_usable(const struct kvm_host *kvm);
 
 /*
  * Pure part of kvm_hv_open: mask `want` (minivmm's leaves) by `kvm`

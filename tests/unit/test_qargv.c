@@ -107,6 +107,8 @@ START_TEST(test_hv_synic_flags)
 	ck_assert_ptr_nonnull(strstr(run.warn[0], "KVM's own Hyper-V with its SynIC"));
 	ck_assert_int_eq(tr(stim), QARGV_RUN);
 	ck_assert_str_eq(joined(), "--qemu-exit --hyperv --hv-impl kvm --hv-synic k");
+	ck_assert_uint_eq(run.nr_warn, 1);	/* one warning, naming the flag that took KVM's */
+	ck_assert_ptr_nonnull(strstr(run.warn[0], "-cpu ...,hv-stimer=on: the guest gets KVM's own"));
 	ck_assert_int_eq(tr(off), QARGV_RUN);	/* =off asks for nothing of KVM's */
 	ck_assert_str_eq(joined(), "--qemu-exit --hyperv k");
 	ck_assert_int_eq(tr(other), QARGV_RUN);	/* not a SynIC flag: minivmm's layer */

@@ -8,14 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "vmm/exitstatus.h"
+#include "vmm/kvm.h"
+#include "vmm/kvm_hv.h"
 #include "vmm/options.h"
 #include "vmm/qemu/qargv.h"
 #include "vmm/version.h"
@@ -86,17 +86,16 @@ static int check_with_minivmm(struct qargv_run *run)
 	return -1;
 }
 
-/* Whether /dev/kvm has its own Hyper-V with a SynIC (hv_passthrough, hv_stimer ...). */
+/* Whether /dev/kvm can serve minivmm's --hv-impl kvm --hv-synic (hv_passthrough, hv_stimer ...). */
 static bool kvm_has_synic(void)
 {
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	struct kvm_host kvm = { .fd = open("/dev/kvm", O_RDWR | O_CLOEXEC) };
 	bool yes;
 
-	if (fd < 0)
+	if (kvm.fd < 0)
 		return false;
-	yes = ioctl(fd, KVM_CHECK_EXTENSION, KVM_CAP_HYPERV) > 0 &&
-	      ioctl(fd, KVM_CHECK_EXTENSION, KVM_CAP_HYPERV_SYNIC2) > 0;
-	close(fd);
+	yes = kvm_hv_synic_usable(&kvm);
+	close(kvm.fd);
 	return yes;
 }
 

@@ -20,6 +20,7 @@ struct qopts {
 	bool pc_testdev, hyperv, no_pit;
 	bool kvm_synic_ok;	/* qargv_host: KVM can serve its own SynIC */
 	bool hv_kvm_synic;	/* a flag asked for the SynIC, and KVM has one: --hv-impl kvm --hv-synic */
+	char hv_said[48];	/* the hv flag the one warning names: the first, or the one taking KVM's */
 };
 
 static int add(struct qargv_run *run, char *arg)
@@ -90,22 +91,20 @@ static bool hv_synic_flag(const char *p)
  * --hv-synic); otherwise hv_passthrough, like every other hv flag, gets
  * minivmm's own layer (--hyperv), and a SynIC flag is refused.
  */
-static enum qargv_result hv_flag(const char *p, struct qopts *o, struct qargv_run *run,
-				 char *err, size_t errlen)
+static enum qargv_result hv_flag(const char *p, struct qopts *o, char *err, size_t errlen)
 {
 	bool synic = hv_synic_flag(p), pass = !strcmp(p + 3, "passthrough") ||
 					      !strcmp(p + 3, "passthrough=on");
 
-	if ((synic || pass) && o->kvm_synic_ok) {
-		if (!o->hv_kvm_synic)
-			warn(run, "-cpu ...,%s: the guest gets KVM's own Hyper-V with its SynIC and synthetic timers (--hv-impl kvm --hv-synic)", p);
-		o->hv_kvm_synic = o->hyperv = true;
-		return QARGV_RUN;
-	}
-	if (synic)
+	if (synic && !o->kvm_synic_ok)
 		return fail(err, errlen, "-cpu ...,%s: minivmm's own Hyper-V layer has no SynIC or synthetic timers, and this KVM has no in-kernel SynIC (KVM_CAP_HYPERV and KVM_CAP_HYPERV_SYNIC2)", p);
-	if (!o->hyperv)
-		warn(run, "-cpu ...,%s: the guest gets minivmm's own Hyper-V layer (--hyperv), whatever the hv flags ask", p);
+	/* build() warns once, naming the flag that decided which layer serves. */
+	if ((synic || pass) && o->kvm_synic_ok && !o->hv_kvm_synic) {
+		o->hv_kvm_synic = true;
+		snprintf(o->hv_said, sizeof(o->hv_said), "%s", p);
+	} else if (!o->hyperv) {
+		snprintf(o->hv_said, sizeof(o->hv_said), "%s", p);
+	}
 	o->hyperv = true;
 	return QARGV_RUN;
 }
@@ -115,7 +114,7 @@ static enum qargv_result cpu_property(const char *p, struct qopts *o, struct qar
 				      char *err, size_t errlen)
 {
 	if (!strncmp(p, "hv_", 3) || !strncmp(p, "hv-", 3))
-		return hv_flag(p, o, run, err, errlen);
+		return hv_flag(p, o, err, errlen);
 	/* --cpu-vendor's own rule judges the string; the message names QEMU's form. */
 	if (!strncmp(p, "vendor=", 7)) {
 		if (cpufeat_parse_vendor(p + 7, run->vendor, err, errlen))
@@ -347,6 +346,10 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 		bad |= add(run, s_hyperv);
 	if (o->hv_kvm_synic)
 		bad |= add(run, s_hv_impl) | add(run, s_kvm) | add(run, s_synic);
+	if (o->hv_kvm_synic)
+		warn(run, "-cpu ...,%s: the guest gets KVM's own Hyper-V with its SynIC and synthetic timers (--hv-impl kvm --hv-synic)", o->hv_said);
+	else if (o->hyperv)
+		warn(run, "-cpu ...,%s: the guest gets minivmm's own Hyper-V layer (--hyperv), whatever the hv flags ask", o->hv_said);
 	/* QEMU warns of a '+' flag the host lacks and runs on: so does minivmm, lax. */
 	if (run->features[0])
 		bad |= add(run, s_features) | add(run, run->features) | add(run, s_lax);
