@@ -11,7 +11,7 @@
 #   svm-intr-mask.patch  the same twice over in SVM: VMRUN computes the mask
 #                        before in_svm_guest, and with V_INTR_MASKING and guest
 #                        IF=0 host interrupts are never unmasked again.
-# and four patches of the project's own, next to this script:
+# and five patches of the project's own, next to this script:
 #   bochs-svm-shutdown.patch  a triple fault in an SVM guest takes the
 #                        SHUTDOWN intercept's #VMEXIT (Bochs 2.7 only knew
 #                        VMX's triple-fault exit: it panicked the whole
@@ -25,7 +25,11 @@
 #                        in every AP, and kvm-unit-tests' APs triple-faulted);
 #   bochs-svm-cr2.patch  VMRUN loads the guest's CR2 from the VMCB (the guest
 #                        ran with the host's: Linux's early page-fault
-#                        handler read an L1 address and halted).
+#                        handler read an L1 address and halted);
+#   bochs-dr7-flush.patch  a MOV to DR7 flushes the TLB only when it enables,
+#                        or had enabled, a breakpoint (every write flushed:
+#                        KVM's won't-exit DR mode let vmexit.flat's mov_dr
+#                        loop crawl so slowly the L1 looked wedged).
 # Debian's bochs package has the VMX bug, so it is not used. The SVM patches
 # make AMD SVM under Bochs (run-nested.sh --bochs-svm) a usable test bed.
 #
@@ -52,7 +56,7 @@ src_dir=${MINIVMM_VMX_SRC:-$top/../shared/vmx-bochs}
 tarball=$src_dir/bochs-2.7-src.tar.xz
 patches=("$src_dir/vmx-intr-mask.patch" "$src_dir/svm-intr-mask.patch"
 	"$here/bochs-svm-shutdown.patch" "$here/bochs-svm-sstep.patch" "$here/bochs-lm-tr.patch"
-	"$here/bochs-svm-cr2.patch")
+	"$here/bochs-svm-cr2.patch" "$here/bochs-dr7-flush.patch")
 # What the emulated test bed needs: SMP, x86-64, VMX with EPT (vmx=2), no GUI.
 configure_args=(--enable-x86-64 --enable-smp --enable-cpu-level=6 --enable-vmx=2 --enable-svm
 	--enable-avx --enable-evex --enable-all-optimizations --enable-pci --with-nogui
@@ -72,7 +76,7 @@ if ((!have_src)); then
 	# build, if it has every patch (an older one lacks the SVM fixes).
 	for d in "$cache"/bochs-2.7-vmx-*/; do
 		[[ -x $d/bin/bochs && -f $d/.ready ]] || continue
-		grep -q 'bochs-svm-cr2.patch' "$d/SOURCES" 2>/dev/null && found=${d%/}
+		grep -q 'bochs-dr7-flush.patch' "$d/SOURCES" 2>/dev/null && found=${d%/}
 	done
 	if [[ -n ${found:-} ]]; then
 		echo "$prog: $src_dir not found; using the build cached in $found" >&2
