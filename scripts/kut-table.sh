@@ -13,6 +13,9 @@
 #                 QEMU TCG + kvm_amd), QEMU's side included; the default where
 #                 this machine has no /dev/kvm. KUT_NESTED_TIMEOUT bounds the VM
 #                 (default 7200 s), which is killed after 900 s without output.
+#   KUT_NESTED=vmx  the same inside VMX under Bochs (run-nested.sh --vmx:
+#                 kvm_intel, the only place the vmx entries run): hours of
+#                 emulation; docs/results/kut-nested-vmx.md
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kut=${KUT_DIR:-$top/../shared/fixtures/kvm-unit-tests}
@@ -25,7 +28,8 @@ die() { echo "kut-table: $*" >&2; exit 2; }
 ROW_MARK=KUT-TABLE-ROW:
 [ -d "$kut/standalone" ] || die "no standalone scripts in $kut (see its README.md; set KUT_DIR)"
 [ -x "$top/minivmm-qemu" ] || die "build minivmm-qemu first (make)"
-if [ "${KUT_NESTED:-}" = 1 ] || { [ ! -c /dev/kvm ] && [ -z "${KUT_INSIDE:-}" ]; }; then
+case ${KUT_NESTED:-} in ''|1|vmx) ;; *) die "KUT_NESTED=$KUT_NESTED: 1 (nested SVM) or vmx (VMX under Bochs)" ;; esac
+if [ -n "${KUT_NESTED:-}" ] || { [ ! -c /dev/kvm ] && [ -z "${KUT_INSIDE:-}" ]; }; then
 	[ -z "${KUT_LOGS:-}" ] || die "KUT_LOGS: in the nested VM the runs' logs stay in the VM (its rows come out, not its files)"
 	kut=$(cd "$kut" && pwd)
 	files=(--file "$top/minivmm" --file "$top/minivmm-qemu" --file "$top/guest.elf" --file "$0" --file "$kut")
@@ -35,7 +39,9 @@ if [ "${KUT_NESTED:-}" = 1 ] || { [ ! -c /dev/kvm ] && [ -z "${KUT_INSIDE:-}" ];
 		p=$(command -v "$t") || die "no $t here (kvm-unit-tests' runner needs it)"
 		files+=(--file "$(readlink -f "$p")")
 	done
-	envs=(--env KUT_INSIDE=1 --env "KUT_DIR=$kut" --env "KUT_TIMEOUT=$timeout")
+	bed=svm
+	[ "${KUT_NESTED:-}" = vmx ] && bed=vmx
+	envs=(--env "KUT_INSIDE=$bed" --env "KUT_DIR=$kut" --env "KUT_TIMEOUT=$timeout")
 	[ -n "${KUT_ONLY:-}" ] && envs+=(--env "KUT_ONLY=$KUT_ONLY")
 	if [ "$qemu" != none ] && q=$(command -v "$qemu"); then
 		q=$(readlink -f "$q")
@@ -44,14 +50,23 @@ if [ "${KUT_NESTED:-}" = 1 ] || { [ ! -c /dev/kvm ] && [ -z "${KUT_INSIDE:-}" ];
 	else
 		envs+=(--env KUT_QEMU=none)
 	fi
-	out=${KUT_OUT:-$top/docs/results/kut-nested-svm.md}
+	out=${KUT_OUT:-$top/docs/results/kut-nested-$bed.md}
 	raw=$(mktemp)
 	trap 'rm -f "$raw"' EXIT
 	# kvm_amd without nested paging, as the kut area runs (cases.d/kut.needs):
 	# with it, QEMU 7.2's TCG has triple-faulted an L2's second vCPU. 6 GiB:
-	# QEMU's side gives entries their -m 2048 and -m 4g (TCG maps RAM lazily).
-	MINIVMM_NESTED_KVM_PARAMS=${MINIVMM_NESTED_KVM_PARAMS-npt=0} \
-		"$top/tests/nested/run-nested.sh" --timeout "${KUT_NESTED_TIMEOUT:-7200}" --idle 900 --mem 6144 \
+	# QEMU's side gives entries their -m 2048 and -m 4g (TCG and Bochs map
+	# RAM as it is touched).
+	# Bochs holds 2 GiB in host memory and the rest in a file: 3 GiB covers
+	# the vmx entries' -m 2560.
+	vm=(--mem 6144)
+	params=${MINIVMM_NESTED_KVM_PARAMS-npt=0}
+	if [ "$bed" = vmx ]; then
+		vm=(--vmx --mem 3072)
+		params=${MINIVMM_NESTED_KVM_PARAMS-}
+	fi
+	MINIVMM_NESTED_KVM_PARAMS=$params \
+		"$top/tests/nested/run-nested.sh" "${vm[@]}" --timeout "${KUT_NESTED_TIMEOUT:-7200}" --idle 900 \
 		"${files[@]}" "${envs[@]}" -- bash "$0" | tee "$raw" | grep --line-buffered -v "^$ROW_MARK"
 	rc=${PIPESTATUS[0]}
 	rows=$(grep "^$ROW_MARK| " "$raw" | grep -vc "^$ROW_MARK| entry |")
@@ -107,7 +122,12 @@ fi
 
 names=${KUT_ONLY:-$(cd "$kut/standalone" && ls)}
 {
-	if [ -n "${KUT_INSIDE:-}" ]; then
+	if [ "${KUT_INSIDE:-}" = vmx ]; then
+		echo "# kvm-unit-tests through its own runner on $backend in VMX under Bochs"
+		echo
+		echo "The nested VM is the project's patched Bochs with kvm_intel (tests/nested/run-nested.sh --vmx),"
+		echo "QEMU's side runs in it too: an emulator's speed, so a TIMEOUT here says little."
+	elif [ -n "${KUT_INSIDE:-}" ]; then
 		echo "# kvm-unit-tests through its own runner on $backend in the nested SVM VM"
 		echo
 		echo "The nested VM is QEMU TCG with kvm_amd ($(cat /sys/module/kvm_amd/parameters/npt 2>/dev/null |

@@ -40,7 +40,8 @@
 #                    (repeatable; COMMAND itself is added when it is a path)
 #   --env NAME=VAL   set an environment variable for COMMAND (repeatable)
 #   --cpus N         vCPUs of the VM (default 2, minimum 2; under Bochs 1-4)
-#   --mem MIB        RAM of the VM in MiB (default 1024)
+#   --mem MIB        RAM of the VM in MiB (default 1024; under Bochs, what
+#                    passes 2048 is backed by a file Bochs makes)
 #   --verbose        stream the VM's kernel console to stderr
 #
 # Exit status: COMMAND's status; 124 when the timeout hit while COMMAND was
@@ -488,8 +489,11 @@ if ((bochs)); then
     # lock, and deadlocks when that signal lands while the CPU is logging
     # (seen with a flood of unknown-MSR messages). Triple faults stay with
     # the emulated guest (reset_on_triple_fault=0 shuts down, no reboot loop).
+    # Bochs allocates at most 2048 MiB of host memory (a larger host= is a
+    # panic); guest RAM past it lives in a temporary file Bochs makes.
+    bochs_host_mem=$((mem < 2048 ? mem : 2048))
     cat >"$work/bochsrc" <<BOCHSRC
-memory: guest=$mem, host=$mem
+memory: guest=$mem, host=$bochs_host_mem
 romimage: file=$bochs_dir/share/BIOS-bochs-latest
 vgaromimage: file=$bochs_dir/share/VGABIOS-lgpl-latest
 display_library: nogui
