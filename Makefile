@@ -105,7 +105,8 @@ $(B)/minivmm-noflush: $(filter-out $(B)/host/vmm/hvhost.o,$(HOST_OBJS)) $(B)/nof
 # QEMU where installed, on this machine's /dev/kvm: docs/results/kut-<backend>.md
 # (scripts/kut-table.sh; KUT_TIMEOUT, KUT_ONLY, KUT_QEMU=none). Slow: minutes.
 # Without /dev/kvm, or with KUT_NESTED=1, in the nested SVM VM, QEMU's side
-# too: docs/results/kut-nested-svm.md (an hour and more under TCG).
+# too: docs/results/kut-nested-svm.md (an hour and more under TCG). With
+# KUT_NESTED=vmx in VMX under Bochs: docs/results/kut-nested-vmx.md (hours).
 .PHONY: check-kut
 check-kut: all
 	$(Q)./scripts/kut-table.sh
