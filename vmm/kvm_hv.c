@@ -43,25 +43,35 @@ static const struct kvm_cap_need kvm_hv_synic_cap[] = {
 	{ KVM_CAP_HYPERV_SYNIC2, "KVM_CAP_HYPERV_SYNIC2", "KVM's SynIC and synthetic timers (Linux 4.14+)" },
 };
 
+#define NEEDS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The first capability --hv-impl kvm (with `synic`, --hv-synic too) lacks, or NULL. */
+static const struct kvm_cap_need *first_missing(const struct kvm_host *kvm, bool synic)
+{
+	const struct kvm_cap_need *m = kvm_first_missing(kvm, kvm_hv_caps, NEEDS(kvm_hv_caps));
+
+	if (!m && synic)
+		m = kvm_first_missing(kvm, kvm_hv_synic_cap, NEEDS(kvm_hv_synic_cap));
+	return m;
+}
+
 bool kvm_hv_synic_usable(const struct kvm_host *kvm)
 {
-	return !kvm_first_missing(kvm, kvm_hv_caps, sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0])) &&
-	       !kvm_first_missing(kvm, kvm_hv_synic_cap, 1);
+	return !first_missing(kvm, true);
 }
 
 static int check_caps(struct vm *vm, char *err, size_t errlen)
 {
-	const struct kvm_cap_need *missing =
-		kvm_first_missing(&vm->kvm, kvm_hv_caps, sizeof(kvm_hv_caps) / sizeof(kvm_hv_caps[0]));
+	const struct kvm_cap_need *m = first_missing(&vm->kvm, vm->cfg.hv_synic);
+	bool synic_cap = m >= kvm_hv_synic_cap && m < kvm_hv_synic_cap + NEEDS(kvm_hv_synic_cap);
 
-	if (missing)
-		return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
-			      kvm_backend_name(vm->kvm.backend), missing->name, missing->why);
-	if (vm->cfg.hv_synic && kvm_first_missing(&vm->kvm, kvm_hv_synic_cap, 1))
+	if (!m)
+		return 0;
+	if (synic_cap)
 		return errmsg(err, errlen, "--hv-synic: KVM on this host (%s backend) lacks %s (%s)",
-			      kvm_backend_name(vm->kvm.backend), kvm_hv_synic_cap[0].name,
-			      kvm_hv_synic_cap[0].why);
-	return 0;
+			      kvm_backend_name(vm->kvm.backend), m->name, m->why);
+	return errmsg(err, errlen, "--hv-impl kvm: KVM on this host (%s backend) lacks %s (%s); use --hv-impl minivmm",
+		      kvm_backend_name(vm->kvm.backend), m->name, m->why);
 }
 
 /* KVM_GET_SUPPORTED_HV_CPUID on /dev/kvm, as hv_cpuid_leaf records. */

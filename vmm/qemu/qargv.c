@@ -344,12 +344,12 @@ static enum qargv_result build(struct qopts *o, struct qargv_run *run, char *err
 		bad |= add(run, s_no_pit);
 	if (o->hyperv)
 		bad |= add(run, s_hyperv);
-	if (o->hv_kvm_synic)
+	if (o->hv_kvm_synic) {
 		bad |= add(run, s_hv_impl) | add(run, s_kvm) | add(run, s_synic);
-	if (o->hv_kvm_synic)
 		warn(run, "-cpu ...,%s: the guest gets KVM's own Hyper-V with its SynIC and synthetic timers (--hv-impl kvm --hv-synic)", o->hv_said);
-	else if (o->hyperv)
+	} else if (o->hyperv) {
 		warn(run, "-cpu ...,%s: the guest gets minivmm's own Hyper-V layer (--hyperv), whatever the hv flags ask", o->hv_said);
+	}
 	/* QEMU warns of a '+' flag the host lacks and runs on: so does minivmm, lax. */
 	if (run->features[0])
 		bad |= add(run, s_features) | add(run, run->features) | add(run, s_lax);
