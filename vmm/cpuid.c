@@ -15,11 +15,16 @@
  * Paravirt features that need no in-kernel hypercall (PV_UNHALT,
  * PV_SEND_IPI, PV_SCHED_YIELD hang on some hosts). MSI_EXT_DEST_ID lets a
  * Linux guest route interrupts to APIC IDs past 255 (KVM offers it only
- * where it implements it).
+ * where it implements it). ASYNC_PF and ASYNC_PF_INT are MSRs KVM serves
+ * itself, as QEMU's default CPU models offer them: a guest whose memory
+ * the host swaps out gets "page not present" and "page ready" events
+ * instead of a stalled vCPU.
  */
 #define KVM_PV_FEATURES_OFFERED ((1u << KVM_FEATURE_CLOCKSOURCE) | \
 				 (1u << KVM_FEATURE_NOP_IO_DELAY) | \
 				 (1u << KVM_FEATURE_CLOCKSOURCE2) | \
+				 (1u << KVM_FEATURE_ASYNC_PF) | \
+				 (1u << KVM_FEATURE_ASYNC_PF_INT) | \
 				 (1u << KVM_FEATURE_STEAL_TIME) | \
 				 (1u << KVM_FEATURE_PV_EOI) | \
 				 (1u << KVM_FEATURE_PV_TLB_FLUSH) | \

@@ -76,6 +76,9 @@ START_TEST(test_kvm_only_and_none)
 	ck_assert_uint_eq(leaf(c, 0x40000000)->eax, 0x40000001);
 	ck_assert(cpuid_kvm_features(c, PV_KVM) & (1u << KVM_FEATURE_CLOCKSOURCE2));
 	ck_assert(!(cpuid_kvm_features(c, PV_KVM) & (1u << KVM_FEATURE_PV_SCHED_YIELD)));
+	ck_assert(cpuid_kvm_features(c, PV_KVM) & (1u << KVM_FEATURE_ASYNC_PF));
+	ck_assert(cpuid_kvm_features(c, PV_KVM) & (1u << KVM_FEATURE_ASYNC_PF_INT));
+	ck_assert(!(cpuid_kvm_features(c, PV_KVM) & (1u << KVM_FEATURE_ASYNC_PF_VMEXIT)));
 	free(c);
 	c = fake_supported();
 	ck_assert_int_eq(cpuid_shape(c, CAP, PV_NONE, NULL, 0), 0);
