@@ -22,7 +22,17 @@
 #define KVM_CPUID_SCAN_FIRST	0x40000000u
 #define KVM_CPUID_SCAN_LAST	0x4000ff00u
 #define KVM_CPUID_SCAN_STEP	0x100u
-#define KVM_FEATURE_STEAL_TIME	5		/* bit in EAX of base + 1 */
+#define KVM_FEATURE_ASYNC_PF	4		/* bits in EAX of base + 1 */
+#define KVM_FEATURE_STEAL_TIME	5
+#define KVM_FEATURE_ASYNC_PF_INT 14
+
+/* Async page faults (msr.rst): the record, its vector, the acknowledgement. */
+#define MSR_KVM_ASYNC_PF_EN	0x4b564d02u
+#define MSR_KVM_ASYNC_PF_INT	0x4b564d06u
+#define MSR_KVM_ASYNC_PF_ACK	0x4b564d07u
+#define KVM_ASYNC_PF_ENABLED	(1ull << 0)
+#define KVM_ASYNC_PF_DELIVERY_AS_INT (1ull << 3)
+#define KVM_ASYNC_PF_WAKE_ALL	0xffffffffu	/* the token of "every page is ready" */
 
 #define MSR_KVM_STEAL_TIME	0x4b564d03u
 #define KVM_MSR_ENABLED		((u64)1)
@@ -41,6 +51,14 @@ struct pv_steal_time {
 } __aligned(64);
 
 extern struct pv_steal_time pv_steal[GUEST_MAX_VCPUS];
+
+/* The guest's copy of struct kvm_vcpu_pv_apf_data; the host writes `token`. */
+struct pv_apf_data {
+	u32 flags;
+	u32 token;		/* "page ready" token; the guest zeroes it, then ACKs */
+	u8 pad[56];
+	u32 enabled;
+} __aligned(64);
 
 /* CPUID base of KVM's leaves ("KVMKVMKVM\0\0\0"), or 0 when there are none. */
 u32 pvtime_kvm_base(void);

@@ -15,12 +15,18 @@
  *     sees its own flag clear, and vCPU 0 sees it clear too.
  *  4. Two vCPUs asking to pause each other both get an answer.
  *  5. Bad control requests come back MVM_CTRL_EINVAL.
+ *  6. Async page faults, where the leaves offer them: MSR_KVM_ASYNC_PF_INT
+ *     and _EN take a vector and a record, and KVM's "every page is ready"
+ *     event (token 0xffffffff), which enabling queues, arrives on the vector.
  * Everything is a yes/no observation; durations only bound the waits.
  */
 #include <minivmm/abi.h>
 
 #include "lib/boot.h"
+#include "lib/extable.h"
+#include "lib/irq.h"
 #include "lib/printf.h"
+#include "lib/processor.h"
 #include "lib/pvtime.h"
 #include "lib/report.h"
 #include "lib/smp.h"
@@ -36,6 +42,8 @@
 #define RUN_AGAIN_US		2000000	/* the target runs again within this */
 #define HOLD_TARGET		1
 #define PAUSE_MAX_US		10000000ull	/* abi.h: 1..10^7 */
+#define APF_VECTOR		0x55
+#define APF_WAIT_US		1000000
 
 /* ---- 1. leaves and records ---- */
 
@@ -402,6 +410,62 @@ static void check_bad_ctrl(void)
 		    boot_nr_cpus < 2 ? "; 0 us and > 10^7 us need 2 vCPUs" : "");
 }
 
+/* ---- 6. async page faults ---- */
+
+static struct pv_apf_data apf_data;
+static u32 apf_token;	/* what the handler found, 0 before */
+static u32 apf_hits;
+
+static void apf_irq(struct trap_frame *tf)
+{
+	(void)tf;
+	WRITE_ONCE(apf_token, READ_ONCE(apf_data.token));
+	WRITE_ONCE(apf_data.token, 0);
+	wrmsr(MSR_KVM_ASYNC_PF_ACK, 1);
+	WRITE_ONCE(apf_hits, apf_hits + 1);
+}
+
+/* Enable on this vCPU; the vector that refused (EX_NONE: all taken). */
+static int apf_enable(u64 en)
+{
+	int v = wrmsr_safe(MSR_KVM_ASYNC_PF_INT, APF_VECTOR);
+	u64 back = 0;
+
+	if (v == EX_NONE)
+		v = wrmsr_safe(MSR_KVM_ASYNC_PF_EN, en);
+	if (v == EX_NONE)
+		v = rdmsr_safe(MSR_KVM_ASYNC_PF_EN, &back);
+	return v == EX_NONE && back != en ? -1 : v;
+}
+
+static void check_async_pf(void)
+{
+	const u32 want = (1u << KVM_FEATURE_ASYNC_PF) | (1u << KVM_FEATURE_ASYNC_PF_INT);
+	u64 en = (u64)(uintptr_t)&apf_data | KVM_ASYNC_PF_DELIVERY_AS_INT | KVM_ASYNC_PF_ENABLED;
+	int v;
+
+	if ((pvtime_kvm_features() & want) != want) {
+		report_skip("async page faults", "KVM's leaves do not offer ASYNC_PF and ASYNC_PF_INT "
+			    "(features 0x%x)", pvtime_kvm_features());
+		return;
+	}
+	irq_register(APF_VECTOR, apf_irq);
+	v = apf_enable(en);
+	irq_enable();
+	if (v == EX_NONE)
+		wait_until(READ_ONCE(apf_hits) != 0, APF_WAIT_US);
+	irq_disable();
+	(void)wrmsr_safe(MSR_KVM_ASYNC_PF_EN, 0);
+	irq_unregister(APF_VECTOR);
+	if (!report_why(v == EX_NONE, "async page faults: the MSRs take a vector and a record",
+			"%s", v < 0 ? "MSR_KVM_ASYNC_PF_EN reads back another value" :
+			"MSR_KVM_ASYNC_PF_INT or _EN raised an exception"))
+		return;
+	report_why(apf_hits == 1 && apf_token == KVM_ASYNC_PF_WAKE_ALL,
+		   "async page faults: the wake-all event arrives on the vector",
+		   "%u interrupts within %u ms, token 0x%x", apf_hits, APF_WAIT_US / 1000, apf_token);
+}
+
 static void suite_steal(const char *arg)
 {
 	char why[128];
@@ -409,6 +473,7 @@ static void suite_steal(const char *arg)
 	(void)arg;
 	check_bad_ctrl();
 	check_cross_pause();
+	check_async_pf();
 	if (!(boot_info->features & MVM_F_PVTIME)) {
 		report_skip("steal time and preempted flags",
 			    "the VMM does not offer them (no MVM_F_PVTIME: "
