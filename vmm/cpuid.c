@@ -31,6 +31,7 @@
 				 (1u << KVM_FEATURE_MSI_EXT_DEST_ID) | \
 				 (1u << KVM_FEATURE_CLOCKSOURCE_STABLE_BIT))
 #define CPUID_HYPERVISOR_BIT	(1u << 31)	/* leaf 1 ECX */
+#define CPUID_TSC_DEADLINE_BIT	(1u << 24)	/* leaf 1 ECX */
 #define CPUID_INVARIANT_TSC	(1u << 8)	/* leaf 0x80000007 EDX */
 
 static struct kvm_cpuid2 *get_supported(int kvm_fd, unsigned int *cap, char *err, size_t errlen)
@@ -136,6 +137,21 @@ static void host_l1_cache(uint32_t out[4])
 		__cpuid(CPUID_L1_CACHE_LEAF, out[0], out[1], out[2], out[3]);
 }
 
+bool cpuid_tsc_deadline(struct kvm_cpuid2 *c)
+{
+	for (unsigned int i = 0; i < c->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &c->entries[i];
+
+		if (e->function == 1 && !e->index) {
+			bool was = e->ecx & CPUID_TSC_DEADLINE_BIT;
+
+			e->ecx |= CPUID_TSC_DEADLINE_BIT;
+			return !was;
+		}
+	}
+	return false;
+}
+
 int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,
 		const struct hv_cpuid_leaf *hl, size_t nhl)
 {
@@ -169,6 +185,8 @@ struct kvm_cpuid2 *cpuid_build(int kvm_fd, enum pv_personality pv,
 
 	if (!c)
 		return NULL;
+	if (ioctl(kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_TSC_DEADLINE_TIMER) > 0)
+		(void)cpuid_tsc_deadline(c);
 	host_l1_cache(host);
 	if (cpuid_host_l1_cache(c, cap, host) < 0) {
 		snprintf(err, errlen, "CPUID: no room for leaf 0x80000005 (a bug in minivmm)");

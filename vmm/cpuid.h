@@ -48,6 +48,15 @@ int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,
  */
 #define CPUID_L1_CACHE_LEAF	0x80000005u
 int cpuid_host_l1_cache(struct kvm_cpuid2 *c, unsigned int cap, const uint32_t host[4]);
+/*
+ * CPUID 0x1 ECX bit 24, the TSC-deadline timer. KVM's in-kernel LAPIC
+ * emulates it wherever KVM_CAP_TSC_DEADLINE_TIMER says so, but
+ * KVM_GET_SUPPORTED_CPUID left the bit out until late 2024 (KVM commit
+ * 9be4ec35d668; api.rst's "Known KVM API problems" has the VMM set it from
+ * the capability, as QEMU does). Sets the bit in leaf 1; true when it was
+ * clear.
+ */
+bool cpuid_tsc_deadline(struct kvm_cpuid2 *c);
 /* Install the template on a vCPU with its own APIC ID patched in. */
 int cpuid_set(int vcpu_fd, const struct kvm_cpuid2 *tmpl, unsigned int apic_id);
 /* KVM's paravirt feature bits as offered in the template (0 if none). */

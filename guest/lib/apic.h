@@ -22,6 +22,9 @@
 #define MSR_X2APIC_TIMER_DIV		0x83e
 #define LVT_MASKED			(1u << 16)
 #define LVT_TIMER_PERIODIC		(1u << 17)
+#define LVT_TIMER_TSC_DEADLINE		(2u << 17)
+#define MSR_IA32_TSC_DEADLINE		0x6e0
+#define CPUID_1_ECX_TSC_DEADLINE	(1u << 24)
 #define TIMER_DIV_1			0xb
 
 #define APIC_SVR_ENABLE			(1u << 8)

@@ -27,6 +27,8 @@
 /* The others' arrival (each emulated at CPL0 on kvm_pvm), then time to reach their HLT. */
 #define LOST_WAKEUP_WAIT_US	(SMOKE_WAIT_US + 20000ull * boot_nr_cpus)
 #define LOST_WAKEUP_SETTLE_US	1000
+#define DEADLINE_VECTOR		0x41
+#define DEADLINE_US		1000
 
 static u32 ipi_count[GUEST_MAX_VCPUS];
 static u64 ipi_last_cs[GUEST_MAX_VCPUS];
@@ -334,6 +336,44 @@ static void submit_record(u64 cycles)
 	report_pass("results record submitted (one run_user round trip: %lu cycles)", cycles);
 }
 
+static u32 deadline_hits;
+
+static void deadline_irq(struct trap_frame *tf)
+{
+	(void)tf;
+	WRITE_ONCE(deadline_hits, deadline_hits + 1);
+}
+
+/*
+ * The TSC-deadline timer CPUID offers (KVM's LAPIC emulates it; minivmm
+ * sets the bit from KVM_CAP_TSC_DEADLINE_TIMER): one interrupt for one
+ * deadline, and the MSR reads 0 once it has fired. No timing is judged.
+ */
+static void check_tsc_deadline(void)
+{
+	u64 left = ~0ull;
+
+	if (!(cpuid(1).ecx & CPUID_1_ECX_TSC_DEADLINE)) {
+		report_skip("TSC-deadline timer", "CPUID.1:ECX[24] is clear");
+		return;
+	}
+	WRITE_ONCE(deadline_hits, 0);
+	irq_register(DEADLINE_VECTOR, deadline_irq);
+	wrmsr(MSR_X2APIC_LVT_TIMER, LVT_TIMER_TSC_DEADLINE | DEADLINE_VECTOR);
+	wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline(DEADLINE_US));
+	irq_enable();
+	wait_until(READ_ONCE(deadline_hits) != 0, SMOKE_WAIT_US);
+	udelay(DEADLINE_US);	/* room for a second, wrong one */
+	irq_disable();
+	(void)rdmsr_safe(MSR_IA32_TSC_DEADLINE, &left);
+	wrmsr(MSR_X2APIC_LVT_TIMER, LVT_MASKED | DEADLINE_VECTOR);
+	irq_unregister(DEADLINE_VECTOR);
+	report_why(deadline_hits == 1 && !left,
+		   "TSC-deadline timer: one interrupt for one deadline, the MSR 0 after it",
+		   "%u interrupts within %u ms, IA32_TSC_DEADLINE then 0x%lx", deadline_hits,
+		   SMOKE_WAIT_US / 1000, left);
+}
+
 static void suite_smoke(const char *arg)
 {
 	u64 cycles;
@@ -344,6 +384,7 @@ static void suite_smoke(const char *arg)
 	check_barrier();
 	check_lost_wakeup();
 	check_lost_call_ipi();
+	check_tsc_deadline();
 	check_exceptions();
 	cycles = check_cpl3_round_trip();
 	check_cpl3_exceptions();

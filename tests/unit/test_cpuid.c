@@ -151,6 +151,27 @@ START_TEST(test_host_l1_cache)
 }
 END_TEST
 
+/* The TSC-deadline bit goes into leaf 1 subleaf 0, once, nowhere else. */
+START_TEST(test_tsc_deadline)
+{
+	struct kvm_cpuid2 *c = fake_supported();
+
+	ck_assert(cpuid_tsc_deadline(c));
+	ck_assert_uint_eq(leaf(c, 1)->ecx, 0x1u | (1u << 24));
+	ck_assert(!cpuid_tsc_deadline(c));
+	ck_assert_uint_eq(leaf(c, 1)->ecx, 0x1u | (1u << 24));
+	ck_assert_uint_eq(leaf(c, 0x80000007)->ecx, 0);
+	ck_assert_uint_eq(c->nent, 4);
+	free(c);
+	/* A table without leaf 1 is left alone. */
+	c = fake_supported();
+	c->entries[0].function = 0x80000001;
+	ck_assert(!cpuid_tsc_deadline(c));
+	ck_assert_uint_eq(c->entries[0].ecx, 0x1u);
+	free(c);
+}
+END_TEST
+
 static Suite *cpuid_suite(void)
 {
 	Suite *s = suite_create("cpuid");
@@ -158,6 +179,7 @@ static Suite *cpuid_suite(void)
 
 	tcase_add_test(tc, test_hyperv_and_kvm);
 	tcase_add_test(tc, test_hyperv_only);
+	tcase_add_test(tc, test_tsc_deadline);
 	tcase_add_test(tc, test_kvm_only_and_none);
 	tcase_add_test(tc, test_no_room);
 	tcase_add_test(tc, test_host_l1_cache);

@@ -8,6 +8,16 @@ for n in 1 2 4; do
 		has "$c" out " passed, 0 failed" && ok "$c"
 done
 
+# KVM_GET_SUPPORTED_CPUID of older KVMs leaves the bit out; minivmm sets it
+# from KVM_CAP_TSC_DEADLINE_TIMER (vmm/cpuid.c), and -tsc-deadline takes it away.
+c="smoke: the TSC-deadline timer is offered and fires once"
+run "$c" 0 -- --timeout 60 "$ELF" -- smoke &&
+	has "$c" out "PASS: smoke: TSC-deadline timer: one interrupt for one deadline, the MSR 0 after it" &&
+	ok "$c"
+c="smoke: --cpu-features -tsc-deadline hides it"
+run "$c" 0 -- --cpu-features -tsc-deadline --timeout 60 "$ELF" -- smoke &&
+	has "$c" out "SKIP: smoke: TSC-deadline timer (CPUID.1:ECX[24] is clear)" && ok "$c"
+
 c="overcommitted smoke (8 vCPUs)"
 run "$c" 0 -- --cpus 8 --timeout 120 "$ELF" && has "$c" out "(overcommitted)" && ok "$c"
 
