@@ -7,15 +7,39 @@
 #include "vmm/errmsg.h"
 #include "vmm/mem.h"
 
+/*
+ * Map `size` bytes starting on a MEM_HUGE_ALIGN boundary: map that much more,
+ * then give back the unaligned head and the tail. NULL on failure (errno).
+ */
+static uint8_t *map_aligned(uint64_t size)
+{
+	uint64_t extra = MEM_HUGE_ALIGN;
+	uint8_t *raw, *p;
+	uint64_t head;
+
+	if (size > UINT64_MAX - extra)
+		return errno = ENOMEM, NULL;
+	raw = mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		return NULL;
+	p = (uint8_t *)mem_align_up((uintptr_t)raw, MEM_HUGE_ALIGN);
+	head = (uint64_t)(p - raw);
+	if (head)
+		munmap(raw, head);
+	if (extra - head)
+		munmap(p + size, extra - head);
+	return p;
+}
+
 int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen)
 {
-	void *p;
+	uint8_t *p;
 
 	mem->host = NULL;
 	mem->size = 0;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	p = map_aligned(size);
+	if (!p)
 		return errmsg(err, errlen, "cannot map %llu MiB of guest RAM: %s",
 			      (unsigned long long)(size >> 20), strerror(errno));
 	madvise(p, size, MADV_HUGEPAGE);

@@ -14,6 +14,15 @@ struct guest_mem {
 	uint64_t size;
 };
 
+/*
+ * KVM maps guest RAM with a 2 MiB page (EPT/NPT) only where the host
+ * address and the GPA agree modulo 2 MiB, so RAM starts on this boundary
+ * (QEMU aligns its RAM the same way); a plain mmap is only page-aligned on
+ * kernels before 6.7 or so, and every guest page would then cost a 4 KiB
+ * mapping and its own fault.
+ */
+#define MEM_HUGE_ALIGN	(2ULL << 20)
+
 int mem_init(struct guest_mem *mem, uint64_t size, char *err, size_t errlen);
 void mem_free(struct guest_mem *mem);
 /*

@@ -22,6 +22,23 @@ static void teardown(void)
 	mem_free(&mem);
 }
 
+/* Huge pages in KVM's page tables need host address == GPA modulo 2 MiB. */
+START_TEST(test_huge_aligned)
+{
+	struct guest_mem m;
+	char err[128];
+
+	ck_assert_uint_eq((uintptr_t)mem.host % MEM_HUGE_ALIGN, 0);
+	for (uint64_t size = 1ULL << 20; size <= (8ULL << 20); size += 3ULL << 20) {
+		ck_assert_int_eq(mem_init(&m, size, err, sizeof(err)), 0);
+		ck_assert_uint_eq((uintptr_t)m.host % MEM_HUGE_ALIGN, 0);
+		ck_assert_uint_eq(m.size, size);
+		m.host[size - 1] = 1;	/* the whole size stays mapped */
+		mem_free(&m);
+	}
+}
+END_TEST
+
 START_TEST(test_inside)
 {
 	ck_assert_ptr_eq(mem_gpa_to_host(&mem, 0, 1), mem.host);
@@ -96,6 +113,7 @@ static Suite *mem_suite(void)
 	TCase *tc = tcase_create("bounds");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_huge_aligned);
 	tcase_add_test(tc, test_inside);
 	tcase_add_test(tc, test_edges);
 	tcase_add_test(tc, test_wrapping);
