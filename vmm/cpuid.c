@@ -139,17 +139,15 @@ static void host_l1_cache(uint32_t out[4])
 
 bool cpuid_tsc_deadline(struct kvm_cpuid2 *c)
 {
-	for (unsigned int i = 0; i < c->nent; i++) {
-		struct kvm_cpuid_entry2 *e = &c->entries[i];
+	int slot = cpuid_slot(c, 1);
+	struct kvm_cpuid_entry2 *e = slot < 0 ? NULL : &c->entries[slot];
+	bool was;
 
-		if (e->function == 1 && !e->index) {
-			bool was = e->ecx & CPUID_TSC_DEADLINE_BIT;
-
-			e->ecx |= CPUID_TSC_DEADLINE_BIT;
-			return !was;
-		}
-	}
-	return false;
+	if (!e)
+		return false;
+	was = e->ecx & CPUID_TSC_DEADLINE_BIT;
+	e->ecx |= CPUID_TSC_DEADLINE_BIT;
+	return !was;
 }
 
 int cpuid_shape(struct kvm_cpuid2 *c, unsigned int cap, enum pv_personality pv,

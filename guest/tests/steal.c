@@ -425,24 +425,25 @@ static void apf_irq(struct trap_frame *tf)
 	WRITE_ONCE(apf_hits, apf_hits + 1);
 }
 
-/* Enable on this vCPU; the vector that refused (EX_NONE: all taken). */
-static int apf_enable(u64 en)
+/* Enable on this vCPU: NULL when both MSRs took their values, else what went wrong. */
+static const char *apf_enable(u64 en)
 {
-	int v = wrmsr_safe(MSR_KVM_ASYNC_PF_INT, APF_VECTOR);
 	u64 back = 0;
 
-	if (v == EX_NONE)
-		v = wrmsr_safe(MSR_KVM_ASYNC_PF_EN, en);
-	if (v == EX_NONE)
-		v = rdmsr_safe(MSR_KVM_ASYNC_PF_EN, &back);
-	return v == EX_NONE && back != en ? -1 : v;
+	if (wrmsr_safe(MSR_KVM_ASYNC_PF_INT, APF_VECTOR) != EX_NONE)
+		return "writing MSR_KVM_ASYNC_PF_INT raised an exception";
+	if (wrmsr_safe(MSR_KVM_ASYNC_PF_EN, en) != EX_NONE)
+		return "writing MSR_KVM_ASYNC_PF_EN raised an exception";
+	if (rdmsr_safe(MSR_KVM_ASYNC_PF_EN, &back) != EX_NONE || back != en)
+		return "MSR_KVM_ASYNC_PF_EN does not read back what was written";
+	return NULL;
 }
 
 static void check_async_pf(void)
 {
 	const u32 want = (1u << KVM_FEATURE_ASYNC_PF) | (1u << KVM_FEATURE_ASYNC_PF_INT);
 	u64 en = (u64)(uintptr_t)&apf_data | KVM_ASYNC_PF_DELIVERY_AS_INT | KVM_ASYNC_PF_ENABLED;
-	int v;
+	const char *bad;
 
 	if ((pvtime_kvm_features() & want) != want) {
 		report_skip("async page faults", "KVM's leaves do not offer ASYNC_PF and ASYNC_PF_INT "
@@ -450,16 +451,14 @@ static void check_async_pf(void)
 		return;
 	}
 	irq_register(APF_VECTOR, apf_irq);
-	v = apf_enable(en);
+	bad = apf_enable(en);
 	irq_enable();
-	if (v == EX_NONE)
+	if (!bad)
 		wait_until(READ_ONCE(apf_hits) != 0, APF_WAIT_US);
 	irq_disable();
 	(void)wrmsr_safe(MSR_KVM_ASYNC_PF_EN, 0);
 	irq_unregister(APF_VECTOR);
-	if (!report_why(v == EX_NONE, "async page faults: the MSRs take a vector and a record",
-			"%s", v < 0 ? "MSR_KVM_ASYNC_PF_EN reads back another value" :
-			"MSR_KVM_ASYNC_PF_INT or _EN raised an exception"))
+	if (!report_why(!bad, "async page faults: the MSRs take a vector and a record", "%s", bad))
 		return;
 	report_why(apf_hits == 1 && apf_token == KVM_ASYNC_PF_WAKE_ALL,
 		   "async page faults: the wake-all event arrives on the vector",
